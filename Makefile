@@ -1,0 +1,36 @@
+# nextup — the two commands a newcomer needs: `make run` and `make test`.
+SWIFT      ?= swift
+BIN_DEBUG  := .build/debug/nextup
+DEB_PKGS   := libncursesw5-dev libsqlite3-dev tmux pkg-config util-linux
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build run demo test test-more bench bench-smoke clean
+
+## deps: install the Debian packages the build and tests need, when missing.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## build: the nextup binary (debug).
+build: deps
+	$(SWIFT) build --product nextup
+
+## run: build, then open the TUI on the default store.
+run: build
+	$(BIN_DEBUG) $(ARGS)
+
+## test: build and run every test (unit, store, sync, CLI end-to-end, TUI in tmux).
+test: deps
+	$(SWIFT) build --build-tests
+	NEXTUP_BIN=$(CURDIR)/$(BIN_DEBUG) $(SWIFT) test --skip-build
+
+## test-more: the same, with many more random sync schedules.
+test-more: deps
+	$(SWIFT) build --build-tests
+	NEXTUP_BIN=$(CURDIR)/$(BIN_DEBUG) NEXTUP_SCHEDULES=5000 $(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build

@@ -1,0 +1,54 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Dependencies point one way (DESIGN.md §8):
+// NextUpCore ← NextUpStore, NextUpSync ← NextUpTUI, NextUpCLI ← nextup.
+let package = Package(
+    name: "nextup",
+    products: [
+        .executable(name: "nextup", targets: ["nextup"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .target(name: "NextUpCore"),
+        .target(
+            name: "NextUpStore",
+            dependencies: ["NextUpCore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "NextUpSync", dependencies: ["NextUpCore", "NextUpStore"]),
+        .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
+        .target(name: "NextUpTUI", dependencies: ["NextUpCore", "NextUpStore", "NextUpSync", "CNcursesw"]),
+        .target(
+            name: "NextUpCLI",
+            dependencies: [
+                "NextUpCore", "NextUpStore", "NextUpSync", "NextUpTUI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "nextup", dependencies: ["NextUpCLI"]),
+
+        .testTarget(
+            name: "NextUpCoreTests",
+            dependencies: ["NextUpCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "NextUpStoreTests",
+            dependencies: ["NextUpStore", "NextUpCore", .product(name: "GRDB", package: "GRDB.swift")],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "NextUpSyncTests",
+            dependencies: ["NextUpSync", "NextUpStore", "NextUpCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "NextUpTUITests", dependencies: ["NextUpTUI", "NextUpStore", "NextUpCore"]),
+        .testTarget(
+            name: "NextUpCLITests",
+            dependencies: ["NextUpCLI", "NextUpStore", "NextUpCore"]
+        ),
+        .testTarget(name: "EndToEndTests", dependencies: ["NextUpCore"]),
+    ]
+)

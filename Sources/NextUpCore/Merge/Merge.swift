@@ -1,0 +1,58 @@
+/// The merge of replicas: a pure function, per field.
+///
+/// Each (task, field) pair is a last-writer-wins register ordered by
+/// ``Version``. **Invariant:** after any sequence of ``apply(_:to:)`` calls,
+/// every register holds the value carried by the greatest version among all the
+/// changes ever applied to it. Taking a maximum is commutative, associative and
+/// idempotent, so replicas that have applied the same set of changes — in any
+/// order, any number of times, in any grouping — hold equal tasks, field by
+/// field. Consequences the rest of the system relies on:
+/// - concurrent edits of *different* fields never overwrite each other;
+/// - a stale value can never replace a newer one, whatever its content
+///   (an empty value is a value like any other, with an older version);
+/// - re-applying what was already merged changes nothing, so a spurious or
+///   repeated sync is always harmless.
+///
+/// Malformed values (``TaskField/accepts(_:)`` false) are rejected, not merged.
+public enum Merge {
+    /// The outcome of applying one change.
+    public enum Outcome: Equatable, Sendable {
+        /// The change won and the task now holds it.
+        case applied
+        /// The register already holds this version or a newer one.
+        case superseded
+        /// The value is not well formed for the field; nothing changed.
+        case rejected
+    }
+
+    /// Whether a write at `incoming` replaces a register at `current`.
+    public static func wins(_ incoming: Version, over current: Version?) -> Bool {
+        guard let current else { return true }
+        return incoming > current
+    }
+
+    /// Applies `change` to `task`, making the task when it was unknown.
+    public static func apply(_ change: FieldChange, to task: inout TaskItem) -> Outcome {
+        precondition(task.id == change.task, "a change applies to its own task only")
+        guard change.field.accepts(change.value) else { return .rejected }
+        guard wins(change.version, over: task.versions[change.field]) else { return .superseded }
+        task.set(change.field, to: change.value)
+        task.versions[change.field] = change.version
+        return .applied
+    }
+
+    /// Applies many changes to a set of tasks keyed by id; returns the ids of
+    /// the tasks that changed.
+    @discardableResult
+    public static func apply<S: Sequence>(_ changes: S, to tasks: inout [TaskID: TaskItem]) -> Set<TaskID> where S.Element == FieldChange {
+        var changed: Set<TaskID> = []
+        for change in changes {
+            var task = tasks[change.task] ?? TaskItem(id: change.task)
+            if apply(change, to: &task) == .applied {
+                tasks[change.task] = task
+                changed.insert(change.task)
+            }
+        }
+        return changed
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+
+/// The identity of one replica (one store on one machine). Made once per
+/// store; replaced only when the store turns out to have been copied.
+public struct ReplicaID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// Accepts any UUID spelling; stores the canonical lowercase form.
+    public init?(_ string: String) {
+        guard let uuid = UUID(uuidString: string) else { return nil }
+        self.rawValue = uuid.uuidString.lowercased()
+    }
+
+    public static func make() -> ReplicaID { ReplicaID(UUID().uuidString)! }
+
+    public var description: String { rawValue }
+    public static func < (lhs: ReplicaID, rhs: ReplicaID) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,70 @@
+/// How the Backlog can be sorted.
+public enum BacklogSort: String, CaseIterable, Sendable {
+    /// By ``BacklogScore``, highest first (the default).
+    case score
+    /// By due date, soonest first; tasks without one last.
+    case due
+    /// By duration, shortest first; tasks without one last.
+    case duration
+    /// By creation time, newest first.
+    case created
+
+    /// The next mode, for a key that cycles through them.
+    public var next: BacklogSort {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
+/// The two lists' orders (DESIGN.md §2). Deterministic: every comparison ends
+/// in a tie-break by creation time, then id.
+public enum TaskOrdering {
+    /// Which list a task belongs to, if any: open tasks only.
+    public static func isBacklog(_ t: TaskItem) -> Bool { t.isOpen && !t.isNextUp }
+    public static func isNextUp(_ t: TaskItem) -> Bool { t.isOpen && t.isNextUp }
+
+    /// Next Up in the user's order: by order key, then id.
+    public static func nextUp(_ tasks: [TaskItem]) -> [TaskItem] {
+        tasks.filter(isNextUp).sorted {
+            let a = $0.nextUpPosition!, b = $1.nextUpPosition!
+            return a != b ? a < b : $0.id < $1.id
+        }
+    }
+
+    /// The Backlog, ranked.
+    public static func backlog(_ tasks: [TaskItem], by sort: BacklogSort = .score, nowMillis: Int64) -> [TaskItem] {
+        sorted(tasks.filter(isBacklog), by: sort, nowMillis: nowMillis)
+    }
+
+    /// Sorts any tasks by a backlog mode.
+    public static func sorted(_ tasks: [TaskItem], by sort: BacklogSort, nowMillis: Int64) -> [TaskItem] {
+        func tie(_ a: TaskItem, _ b: TaskItem) -> Bool {
+            a.created != b.created ? a.created < b.created : a.id < b.id
+        }
+        switch sort {
+        case .score:
+            let scored = tasks.map { (BacklogScore.score($0, nowMillis: nowMillis), $0) }
+            return scored.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : tie($0.1, $1.1) }.map(\.1)
+        case .due:
+            return tasks.sorted {
+                switch ($0.due, $1.due) {
+                case let (a?, b?) where a != b: return a < b
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return tie($0, $1)
+                }
+            }
+        case .duration:
+            return tasks.sorted {
+                switch ($0.duration, $1.duration) {
+                case let (a?, b?) where a != b: return a < b
+                case (.some, nil): return true
+                case (nil, .some): return false
+                default: return tie($0, $1)
+                }
+            }
+        case .created:
+            return tasks.sorted { $0.created != $1.created ? $0.created > $1.created : $0.id < $1.id }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// RFC 3339 formatting and parsing of millisecond timestamps, in UTC. Pure.
+public enum Timestamps {
+    /// `2026-11-22T10:04:05.123Z`.
+    public static func rfc3339(_ millis: Int64) -> String {
+        let days = millis >= 0 ? millis / 86_400_000 : (millis - 86_399_999) / 86_400_000
+        let rest = millis - days * 86_400_000
+        let date = DueDate(epochDay: days)
+        let h = rest / 3_600_000, m = rest / 60_000 % 60, s = rest / 1000 % 60, ms = rest % 1000
+        func pad(_ n: Int64, _ w: Int) -> String { let s = String(n); return String(repeating: "0", count: max(0, w - s.count)) + s }
+        return "\(date)T\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`; nil for anything else.
+    public static func parse(_ text: String) -> Int64? {
+        let chars = Array(text)
+        guard chars.count >= 20, chars[10] == "T" || chars[10] == "t" || chars[10] == " ",
+              let date = try? DueDate.parse(String(chars[0..<10])),
+              chars[13] == ":", chars[16] == ":",
+              let h = Int64(String(chars[11..<13])), let m = Int64(String(chars[14..<16])),
+              let s = Int64(String(chars[17..<19])), h < 24, m < 60, s < 61 else { return nil }
+        var i = 19
+        var ms: Int64 = 0
+        if i < chars.count, chars[i] == "." {
+            i += 1
+            var digits = ""
+            while i < chars.count, chars[i].isASCIIDigitChar { digits.append(chars[i]); i += 1 }
+            guard !digits.isEmpty else { return nil }
+            ms = Int64(String((digits + "00").prefix(3)))!
+        }
+        var offset: Int64 = 0
+        let zone = String(chars[i...])
+        if zone == "Z" || zone == "z" {
+            offset = 0
+        } else {
+            let z = Array(zone)
+            guard z.count == 6, z[0] == "+" || z[0] == "-", z[3] == ":",
+                  let oh = Int64(String(z[1...2])), let om = Int64(String(z[4...5])) else { return nil }
+            offset = (oh * 60 + om) * 60_000 * (z[0] == "-" ? -1 : 1)
+        }
+        return date.epochDay * 86_400_000 + ((h * 60 + m) * 60 + s) * 1000 + ms - offset
+    }
+}
