@@ -60,6 +60,7 @@ public final class TaskStore: Sendable {
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: config)
+            try pool.read { db in try verifyOpened(db, path: path) }
             try StoreSchema.migrator.migrate(pool)
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: path, folder: location.folder.path)
@@ -114,40 +115,43 @@ public final class TaskStore: Sendable {
         }
     }
 
-    /// Checks an existing file without writing to it: SQLite header,
-    /// application id, schema version.
+    /// Checks an existing file without opening it with SQLite (which could
+    /// leave side files): the 100-byte SQLite header holds the magic string,
+    /// the schema cookie (offset 40), `user_version` (60) and
+    /// `application_id` (68), all big-endian.
     static func preflight(path: String) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw StoreError.notWritable(path: path, reason: "cannot read the file")
         }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
         try? handle.close()
         if header.isEmpty { return }  // an empty file is an empty database
-        guard header == Data("SQLite format 3\0".utf8) else { throw StoreError.notANextupDatabase(path: path) }
+        guard header.count == 100, header[0..<16].elementsEqual(Array("SQLite format 3\0".utf8)) else {
+            throw StoreError.notANextupDatabase(path: path)
+        }
+        func int32(_ at: Int) -> Int32 {
+            Int32(bitPattern: header[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        }
+        let schemaCookie = int32(40), userVersion = Int(int32(60)), appID = int32(68)
+        if appID != StoreSchema.applicationID {
+            if appID != 0 || schemaCookie != 0 { throw StoreError.notANextupDatabase(path: path) }
+            return  // a blank SQLite file: take it
+        }
+        if userVersion > StoreSchema.currentVersion {
+            throw StoreError.newerSchema(path: path, found: userVersion, supported: StoreSchema.currentVersion)
+        }
+    }
 
-        var config = Configuration()
-        config.readonly = true
-        config.busyMode = .timeout(30)
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: config)
-            defer { try? queue.close() }
-            let (appID, userVersion, tables) = try queue.read { db in
-                (try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
-                 try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
-                 try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0)
-            }
-            if appID != StoreSchema.applicationID {
-                if appID != 0 || tables > 0 { throw StoreError.notANextupDatabase(path: path) }
-                return  // a blank SQLite file: take it
-            }
-            if userVersion > StoreSchema.currentVersion {
-                throw StoreError.newerSchema(path: path, found: userVersion, supported: StoreSchema.currentVersion)
-            }
-        } catch let error as DatabaseError {
-            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
-                throw StoreError.notANextupDatabase(path: path)
-            }
-            throw storeError(error, path: path, folder: (path as NSString).deletingLastPathComponent)
+    /// The same checks inside the database (the header on disk can lag behind
+    /// the WAL), before any migration writes.
+    static func verifyOpened(_ db: Database, path: String) throws {
+        let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        if appID != StoreSchema.applicationID {
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+            if appID != 0 || tables > 0 { throw StoreError.notANextupDatabase(path: path) }
+        } else if userVersion > StoreSchema.currentVersion {
+            throw StoreError.newerSchema(path: path, found: userVersion, supported: StoreSchema.currentVersion)
         }
     }
 
