@@ -31,9 +31,9 @@ struct WriteSession {
     ///   task being created from an import (keeps `modified` across
     ///   export/import); the clock still moves past it.
     mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil) throws -> [FieldChange] {
-        let differing = fields.filter { field, value in
-            task.versions[field] == nil || task.value(of: field) != value
-        }
+        // A field never written holds its default (unset, empty, not
+        // deleted); asking for that value is no change either.
+        let differing = fields.filter { field, value in task.value(of: field) != value }
         guard !differing.isEmpty else { return [] }
         for (field, value) in differing where !field.accepts(value) {
             throw TaskInputError("'\(Sanitizer.visible(value.description))' is not a valid \(field.rawValue)")
