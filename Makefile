@@ -25,12 +25,26 @@ run: build
 ## test: build and run every test (unit, store, sync, CLI end-to-end, TUI in tmux).
 test: deps
 	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory bench-smoke
 	NEXTUP_BIN=$(CURDIR)/$(BIN_DEBUG) $(SWIFT) test --skip-build
 
 ## test-more: the same, with many more random sync schedules.
 test-more: deps
 	$(SWIFT) build --build-tests
 	NEXTUP_BIN=$(CURDIR)/$(BIN_DEBUG) NEXTUP_SCHEDULES=5000 $(SWIFT) test --skip-build
+
+## bench: speed and memory at 1,000, 10,000 and 100,000 tasks, side by side with
+## Taskwarrior 2.6 (installed when missing), on a release build; results go to
+## docs/benchmarks.md. BENCH_ARGS passes options (see python3 bench/run.py --help).
+bench: deps
+	$(SWIFT) build -c release --product nextup
+	python3 bench/run.py --bin $(CURDIR)/.build/release/nextup $(BENCH_ARGS)
+
+## bench-smoke: the benchmark harness at 50 tasks, one run, no Taskwarrior, on
+## BENCH_BIN (default: the debug binary `make test` builds): proves it still works.
+BENCH_BIN ?= $(CURDIR)/$(BIN_DEBUG)
+bench-smoke:
+	python3 bench/run.py --smoke --bin $(BENCH_BIN)
 
 clean:
 	rm -rf .build

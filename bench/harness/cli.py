@@ -1,0 +1,107 @@
+"""The command line: import, count, next, list --json, export, add, edit, done."""
+
+import json
+import os
+import shutil
+
+from .results import Row
+
+SECTION = "command line"
+
+
+class HarnessCheckFailed(Exception):
+    """The data set did not load as generated: the harness (or nextup) is broken."""
+
+
+def targets_for(n):
+    """Targets of issue 5, which hold at 100,000 tasks."""
+    if n < 100_000:
+        return {}
+    return {"import": 5.0, "count": 0.030, "add": 0.040, "next": 0.050,
+            "edit": 0.040, "done": 0.040, "list --json": 1.5}
+
+
+def run(ctx, n, data_path, plan):
+    """Measures every command at size n. Returns (rows, main store folder)."""
+    t = targets_for(n)
+    rows = []
+    base = ctx.path("stores", str(n))
+    main = os.path.join(base, "main")
+    out = ctx.path("out-%d.json" % n)
+
+    # import of the whole set into an empty store; the last one is kept.
+    runs = ctx.runs_for(n, heavy=True)
+    stores = []
+
+    def import_argv(i):
+        store = ctx.fresh_dir("stores", str(n), "import-%d" % i)
+        stores.append(store)
+        return ctx.nextup("import", data_path, "--store", store)
+
+    row = Row(SECTION, n, "import (whole set, empty store)", t.get("import"))
+    rows.append(row.measured(ctx.series(import_argv, runs, stdout=out)))
+    if not row.stats:
+        raise HarnessCheckFailed("nextup import failed at %d tasks: %s" % (n, row.error))
+    with open(out, encoding="utf-8") as f:
+        said = f.read().strip()
+    if not said.startswith("imported %d tasks: %d new" % (n, n)):
+        raise HarnessCheckFailed("import of %d tasks said: %r" % (n, said))
+    shutil.rmtree(main, ignore_errors=True)
+    os.rename(stores[-1], main)
+    for s in stores[:-1]:
+        shutil.rmtree(s, ignore_errors=True)
+
+    row = Row(SECTION, n, "import again (nothing changes)").measured(
+        ctx.series(lambda i: ctx.nextup("import", data_path, "--store", main), runs, stdout=out))
+    rows.append(row)
+    check_output(row, out, lambda s: "0 new, 0 updated, %d unchanged" % n in s, "re-import of %d tasks" % n)
+
+    light = ctx.runs_for(n, heavy=False)
+    rows.append(Row(SECTION, n, "count", t.get("count")).measured(
+        ctx.series(lambda i: ctx.nextup("count", "--store", main), light, stdout=out)))
+    check_output(rows[-1], out, lambda s: s.strip() == str(plan["open"]), "count (want %d open)" % plan["open"])
+
+    rows.append(Row(SECTION, n, "next", t.get("next")).measured(
+        ctx.series(lambda i: ctx.nextup("next", "--store", main), light, stdout=out)))
+
+    rows.append(Row(SECTION, n, "list --json", t.get("list --json")).measured(
+        ctx.series(lambda i: ctx.nextup("list", "--json", "--store", main), runs, stdout=out)))
+    check_json_count(rows[-1], out, plan["open"], "list --json")
+
+    rows.append(Row(SECTION, n, "export").measured(
+        ctx.series(lambda i: ctx.nextup("export", "--store", main), runs, stdout=out)))
+    check_json_count(rows[-1], out, n, "export")
+
+    rows.append(Row(SECTION, n, "add", t.get("add")).measured(
+        ctx.series(lambda i: ctx.nextup("add", "Bench task %d ☕" % i, "--urgency", "urgent", "--importance", "2",
+                                        "--duration", "30m", "--category", "Admin", "--store", main), light)))
+
+    edited = plan["free_ids"][0]
+    rows.append(Row(SECTION, n, "edit", t.get("edit")).measured(
+        ctx.series(lambda i: ctx.nextup("edit", edited, "--title", "Bench edit %d" % i, "--store", main),
+                   light, stdout=out)))
+    check_output(rows[-1], out, lambda s: s.startswith("changed"), "edit")
+
+    done_ids = plan["free_ids"][1:]
+    rows.append(Row(SECTION, n, "done", t.get("done")).measured(
+        ctx.series(lambda i: ctx.nextup("done", done_ids[i], "--store", main), light, stdout=out)))
+    check_output(rows[-1], out, lambda s: s.startswith("done:"), "done")
+    return rows, main
+
+
+def check_output(row, path, good, what):
+    if not row.stats:
+        return
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    if not good(text):
+        raise HarnessCheckFailed("%s printed something unexpected: %r" % (what, text[:200]))
+
+
+def check_json_count(row, path, want, what):
+    if not row.stats:
+        return
+    with open(path, encoding="utf-8") as f:
+        got = len(json.load(f))
+    if got != want:
+        raise HarnessCheckFailed("%s gave %d tasks, want %d" % (what, got, want))
