@@ -6,7 +6,7 @@
  * STDIN/STDOUT/STDERR are file paths ("/dev/null" to discard). TIMEOUT_MS 0
  * means no limit; on timeout the command's process group is killed.
  * Prints one line on its own stdout:
- *   <wall ns> <peak RSS KiB> <exit status or -signal> <1 if timed out, else 0>
+ *   <wall ns> <peak RSS KiB> <exit status or -signal> <1 if timed out, else 0> <CPU ns (user + system)>
  *
  * Why a separate program: a child's ru_maxrss starts at the high-water mark
  * of the process it was forked from (Linux copies it at exec), so timing from
@@ -86,6 +86,8 @@ int main(int argc, char **argv) {
     if (timed_out) kill(-pid, SIGKILL); /* leftovers of the group */
     long long ns = (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-    printf("%lld %ld %d %d\n", ns, ru.ru_maxrss, code, timed_out ? 1 : 0);
+    long long cpu = (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+                    (long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+    printf("%lld %ld %d %d %lld\n", ns, ru.ru_maxrss, code, timed_out ? 1 : 0, cpu);
     return 0;
 }

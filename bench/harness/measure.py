@@ -17,10 +17,12 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Sample:
-    """One run: seconds of wall time, peak RSS in KiB, exit code, timed out?"""
+    """One run: seconds of wall time, peak RSS in KiB, exit code, timed out?,
+    seconds of CPU time (user + system)."""
 
-    def __init__(self, wall, rss_kb, code, timed_out, stderr=""):
+    def __init__(self, wall, rss_kb, code, timed_out, stderr="", cpu=None):
         self.wall = wall
+        self.cpu = cpu
         self.rss_kb = rss_kb
         self.code = code
         self.timed_out = timed_out
@@ -56,8 +58,8 @@ class Launcher:
             r = subprocess.run(cmd, env=env, capture_output=True, text=True)
             if r.returncode != 0 or not r.stdout.strip():
                 raise RuntimeError("spawn failed: %s" % (r.stderr.strip() or r.returncode))
-            ns, rss, code, to = r.stdout.split()
-            sample = Sample(int(ns) / 1e9, int(rss), int(code), to == "1")
+            ns, rss, code, to, cpu = r.stdout.split()
+            sample = Sample(int(ns) / 1e9, int(rss), int(code), to == "1", cpu=int(cpu) / 1e9)
         else:
             with open(stdin, "rb") as fin, open(stdout, "wb") as fout, open(err_path, "wb") as ferr:
                 t0 = time.perf_counter()
@@ -71,8 +73,8 @@ class Launcher:
                     p.wait()
                 wall = time.perf_counter() - t0
             import resource
-            rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-            sample = Sample(wall, rss, p.returncode, timed_out)
+            usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+            sample = Sample(wall, usage.ru_maxrss, p.returncode, timed_out)
         if not sample.ok:
             try:
                 with open(err_path, encoding="utf-8", errors="replace") as f:
@@ -93,6 +95,8 @@ class Stats:
         self.min = min(walls)
         self.max = max(walls)
         self.rss_kb = max(s.rss_kb for s in samples)
+        cpus = [s.cpu for s in samples if s.cpu is not None]
+        self.cpu = statistics.median(cpus) if cpus else None
 
 
 def percentile(values, p):
