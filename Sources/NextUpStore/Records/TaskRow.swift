@@ -28,15 +28,62 @@ enum TaskRow {
         return t
     }
 
+    /// Parses `field:<16 hex>@<replica>,…` on UTF-8 bytes (every read of a
+    /// task goes through here: splitting by `Character` and `Version(encoded:)`
+    /// took 40% of `list --json` at 100,000 tasks). Malformed entries are
+    /// skipped, as before.
     static func decodeVersions(_ text: String) -> [TaskField: Version] {
         var out: [TaskField: Version] = [:]
-        for entry in text.split(separator: ",") {
-            guard let colon = entry.firstIndex(of: ":"),
-                  let field = TaskField(rawValue: String(entry[..<colon])),
-                  let version = Version(encoded: String(entry[entry.index(after: colon)...])) else { continue }
-            out[field] = version
+        var text = text
+        text.withUTF8 { bytes in
+            // Most fields of a task share one replica: parse its id once.
+            var last: (range: Range<Int>, replica: ReplicaID)?
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+                if let (field, version, range) = decodeVersion(bytes, start, end, last: last) {
+                    out[field] = version
+                    last = (range, version.replica)
+                }
+                start = end + 1
+            }
         }
         return out
+    }
+
+    /// One `field:<16 hex>@<replica>` entry in `bytes[start..<end]`, and where
+    /// its replica id sits; `last` is the previous entry's, reused when equal.
+    private static func decodeVersion(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+                                      last: (range: Range<Int>, replica: ReplicaID)?) -> (TaskField, Version, Range<Int>)? {
+        var colon = start
+        while colon < end && bytes[colon] != UInt8(ascii: ":") { colon += 1 }
+        let at = colon + 17
+        guard at < end, bytes[at] == UInt8(ascii: "@"),
+              let field = TaskField(rawValue: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<colon]), as: UTF8.self)) else { return nil }
+        var raw: UInt64 = 0
+        for i in (colon + 1)..<at {
+            let b = bytes[i]
+            let digit: UInt8
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            raw = raw << 4 | UInt64(digit)
+        }
+        guard raw <= UInt64(Int64.max) else { return nil }
+        let range = (at + 1)..<end
+        let replica: ReplicaID
+        if let last, last.range.count == range.count,
+           bytes[last.range].elementsEqual(bytes[range]) {
+            replica = last.replica
+        } else {
+            guard let parsed = ReplicaID(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)) else { return nil }
+            replica = parsed
+        }
+        return (field, Version(timestamp: HybridTimestamp(rawValue: Int64(raw)), replica: replica), range)
     }
 
     static func encodeVersions(_ versions: [TaskField: Version]) -> String {

@@ -1,0 +1,33 @@
+import Testing
+@testable import NextUpCore
+@testable import NextUpStore
+
+/// The versions column (`field:<16 hex>@<replica>,…`) is parsed on bytes; it
+/// must read back exactly what was written and skip what is malformed.
+struct TaskRowVersionsTests {
+    @Test func writtenVersionsReadBackUnchanged() {
+        let replicas = (0..<3).map { _ in ReplicaID.make() }
+        for round in 0..<100 {
+            var versions: [TaskField: Version] = [:]
+            for (i, field) in TaskField.allCases.enumerated() where (round + i) % 3 != 0 {
+                let ts = HybridTimestamp(rawValue: Int64.random(in: 0...Int64.max))
+                versions[field] = Version(timestamp: ts, replica: replicas[(round + i) % replicas.count])
+            }
+            #expect(TaskRow.decodeVersions(TaskRow.encodeVersions(versions)) == versions)
+        }
+    }
+
+    @Test func malformedEntriesAreSkipped() {
+        let good = "title:0000019a6b3c0001@6301bbfc-a0c5-454e-8ff9-bb510944fe0c"
+        let expected = Version(timestamp: HybridTimestamp(rawValue: 0x0000_019a_6b3c_0001),
+                               replica: ReplicaID("6301bbfc-a0c5-454e-8ff9-bb510944fe0c")!)
+        for bad in ["", ",", "nofield", "bogus:0000019a6b3c0001@6301bbfc-a0c5-454e-8ff9-bb510944fe0c",
+                    "notes:0000019a6b3c001@6301bbfc-a0c5-454e-8ff9-bb510944fe0c",
+                    "notes:0000019a6b3c0x01@6301bbfc-a0c5-454e-8ff9-bb510944fe0c",
+                    "notes:8000000000000000@6301bbfc-a0c5-454e-8ff9-bb510944fe0c",
+                    "notes:0000019a6b3c0001@not-a-uuid", "notes:0000019a6b3c0001"] {
+            #expect(TaskRow.decodeVersions(bad + "," + good) == [.title: expected], "\(bad)")
+            #expect(TaskRow.decodeVersions(good + "," + bad) == [.title: expected], "\(bad)")
+        }
+    }
+}
