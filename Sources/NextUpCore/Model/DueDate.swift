@@ -14,7 +14,7 @@ public struct DueDate: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses exactly `YYYY-MM-DD` and checks the day exists.
     public static func parse(_ text: String) throws -> DueDate {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = text.trimmingWhitespace()
         let parts = t.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigitChar) }),

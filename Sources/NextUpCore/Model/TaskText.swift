@@ -6,7 +6,7 @@ public enum TaskText {
 
     /// Trims, folds newlines (and other line breaks) to spaces; refuses empty.
     public static func title(_ text: String) throws -> String {
-        let folded = foldLines(text).trimmingCharacters(in: .whitespacesAndNewlines)
+        let folded = foldLines(text).trimmingWhitespaceAndNewlines()
         guard !folded.isEmpty else { throw TaskInputError("title must not be empty") }
         guard folded.count <= maxTitleLength else {
             throw TaskInputError("title is longer than \(maxTitleLength) characters")
@@ -19,12 +19,12 @@ public enum TaskText {
         guard text.count <= maxNotesLength else {
             throw TaskInputError("notes are longer than \(maxNotesLength) characters")
         }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.trimmingWhitespaceAndNewlines()
     }
 
     /// A category name: one line, trimmed, not empty.
     public static func category(_ text: String) throws -> String {
-        let folded = foldLines(text).trimmingCharacters(in: .whitespacesAndNewlines)
+        let folded = foldLines(text).trimmingWhitespaceAndNewlines()
         guard !folded.isEmpty else { throw TaskInputError("category must not be empty (use 'none' to clear it)") }
         guard folded.count <= maxCategoryLength else {
             throw TaskInputError("category is longer than \(maxCategoryLength) characters")
