@@ -3,18 +3,12 @@ import NextUpCore
 
 /// JSON output of tasks (DESIGN.md §4 task objects).
 enum JSONOutput {
-    static func encoder(pretty: Bool) -> JSONEncoder {
-        let e = JSONEncoder()
-        e.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }
-
     static func string(_ tasks: [TaskItem], pretty: Bool = true) throws -> String {
-        String(decoding: try encoder(pretty: pretty).encode(tasks.map(TaskJSON.init)), as: UTF8.self)
+        TaskJSONWriter.string(tasks.map(TaskJSON.init), pretty: pretty)
     }
 
     static func string(_ task: TaskItem) throws -> String {
-        String(decoding: try encoder(pretty: true).encode(TaskJSON(task)), as: UTF8.self)
+        TaskJSONWriter.string(TaskJSON(task), pretty: true)
     }
 
     /// Decodes an import file, turning decoder errors into one line that names

@@ -1,0 +1,40 @@
+/// Writing JSON text straight into a byte buffer, exactly as Foundation's
+/// `JSONEncoder` writes it, for the hot paths where the generic encoder is too
+/// slow (`--json`, `export`, the outbox entry of every write).
+public enum JSONBytes {
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// Appends `s` as a JSON string: `"` and `\` escaped, control characters
+    /// as `\b \f \n \r \t` or `\u00xx`, `/` as `\/` only when
+    /// `escapingSlashes` (JSONEncoder's default), everything else as UTF-8.
+    public static func appendString(_ s: String, to out: inout [UInt8], escapingSlashes: Bool) {
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "/") where escapingSlashes: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "/")])
+            case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a field value as JSONEncoder writes it.
+    public static func appendValue(_ value: FieldValue, to out: inout [UInt8], escapingSlashes: Bool) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .string(let s): appendString(s, to: &out, escapingSlashes: escapingSlashes)
+        case .int(let n): out.append(contentsOf: String(n).utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        }
+    }
+}
