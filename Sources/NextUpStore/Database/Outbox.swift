@@ -15,9 +15,30 @@ public enum Outbox {
 
     static func append(_ changes: [FieldChange], task: TaskID, encoder: JSONEncoder = JSONEncoder(), _ db: Database) throws {
         guard !changes.isEmpty else { return }
-        let entries = changes.map { Entry(f: $0.field.rawValue, v: $0.value, h: $0.version.timestamp.rawValue, r: $0.version.replica.rawValue) }
-        let json = String(decoding: try encoder.encode(entries), as: UTF8.self)
+        let json = entriesJSON(changes)
         try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)").execute(arguments: [task.rawValue, json])
+    }
+
+    /// The `changes` column: `[Entry]` as JSONEncoder (default options)
+    /// writes it — `[{"f":…,"v":…,"h":…,"r":…},…]` — written directly, since
+    /// the generic encoder took a fifth of an import of 100,000 tasks.
+    static func entriesJSON(_ changes: [FieldChange]) -> String {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        out.reserveCapacity(changes.count * 96)
+        for (i, c) in changes.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"f":"#.utf8)
+            JSONBytes.appendString(c.field.rawValue, to: &out, escapingSlashes: true)
+            out.append(contentsOf: #","v":"#.utf8)
+            JSONBytes.appendValue(c.value, to: &out, escapingSlashes: true)
+            out.append(contentsOf: #","h":"#.utf8)
+            out.append(contentsOf: String(c.version.timestamp.rawValue).utf8)
+            out.append(contentsOf: #","r":"#.utf8)
+            JSONBytes.appendString(c.version.replica.rawValue, to: &out, escapingSlashes: true)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func decode(task: String, changes: String) -> [FieldChange] {
