@@ -75,6 +75,7 @@ def cells(row):
 
 HEAD = ["tasks", "measurement", "median", "min", "max", "CPU", "peak RSS", "target", "result", "note"]
 RATIO_HEAD = ["tasks", "nextup", "Taskwarrior", "nextup median", "Taskwarrior median", "how many × faster",
+              "× in CPU time",
               "≥ %d× at %s" % (RATIO_TARGET, fmt_n(RATIO_AT))]
 
 
@@ -104,14 +105,15 @@ def ratio_rows(rows):
             if a.stats and b.stats:
                 ratio = b.stats.median / a.stats.median
                 verdict = ("PASS" if ratio >= RATIO_TARGET else "MISS") if n == RATIO_AT else "—"
+                cpu = ("%.1f×" % (b.stats.cpu / a.stats.cpu)) if a.stats.cpu and b.stats.cpu else "—"
                 body.append([fmt_n(n), mine, theirs, fmt_time(a.stats.median), fmt_time(b.stats.median),
-                             "%.1f×" % ratio, verdict])
+                             "%.1f×" % ratio, cpu, verdict])
             elif a.stats and b.capped:
                 body.append([fmt_n(n), mine, theirs, fmt_time(a.stats.median), b.error,
-                             "> %.0f×" % (b.capped / a.stats.median), "—"])
+                             "> %.0f×" % (b.capped / a.stats.median), "—", "—"])
             else:
                 body.append([fmt_n(n), mine, theirs, fmt_time(a.median) if a.stats else a.status,
-                             b.error or b.status, "—", "—"])
+                             b.error or b.status, "—", "—", "—"])
     return body
 
 
