@@ -115,6 +115,11 @@ def main(argv):
         section = tui.run(ctx, n, store, plan, keys=args.keys, changes=args.changes, replica=replica)
         rows += section
         show(section, log)
+
+        if isinstance(replica, tuple):
+            compaction = [sync.run_compaction(ctx, n, tasks, replica[0], replica[2])]
+            rows += compaction
+            show(compaction, log)
         if not args.smoke:
             shutil.rmtree(ctx.path("stores", str(n)), ignore_errors=True)
             shutil.rmtree(ctx.path("sync", str(n)), ignore_errors=True)
