@@ -188,6 +188,8 @@ public final class SyncCycle: Sendable {
     /// Replaces this replica's log with a snapshot of the store.
     private func rewriteOwnLog(_ me: ReplicaID, reason: SyncReport.RewriteReason, previous: ReplicaID?, _ report: inout SyncReport) throws {
         let seq = try storage.newestLocalChangeSeq()
+        // The snapshot carries the pending local changes: count them as uploaded.
+        let pending = reason == .compaction ? 0 : try storage.pendingLocalChanges(limit: .max).changes.count
         let header = LogHeader(replica: me, created: clock.nowMillis(), previousReplica: previous)
         let storage = self.storage
         let size = try LogWriter(folder: folder, owner: me).rewrite(header: header) { emit in
@@ -203,6 +205,7 @@ public final class SyncCycle: Sendable {
                                 snapshotSize: size, previousReplica: previous?.rawValue)
         try storage.recordUpload(through: seq > 0 ? seq : nil, ownLog: state)
         report.ownLogRewritten = reason
+        report.uploaded += pending
         report.bytesWritten += size
     }
 

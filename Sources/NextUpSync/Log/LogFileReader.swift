@@ -18,7 +18,11 @@ public struct LogFileReader {
     /// Reads and decodes the header of `name`.
     public func header(of name: String) -> Result<(LogHeader, Int64), LogIssue> {
         do {
-            let prefix = try folder.read(name, at: 0, count: LogFormat.maxHeaderLength)
+            // A header is a few hundred bytes: read a little, more only if needed.
+            var prefix = try folder.read(name, at: 0, count: 4_096)
+            if prefix.count == 4_096 && !prefix.contains(0x0A) {
+                prefix = try folder.read(name, at: 0, count: LogFormat.maxHeaderLength)
+            }
             return LogDecoder.header(in: prefix, file: name)
         } catch {
             return .failure(LogIssue(file: name, offset: nil, kind: .unreadable(String(describing: error))))
