@@ -16,6 +16,7 @@ public final class InMemoryPeerFolder: PeerFolder {
         var nextIdentity: UInt64 = 1
         var available = true
         var tearNextAppendAfter: Int?
+        var reorderListing: (@Sendable ([PeerFileInfo]) -> [PeerFileInfo])?
     }
 
     /// Thrown by an append torn on purpose.
@@ -31,9 +32,15 @@ public final class InMemoryPeerFolder: PeerFolder {
     /// Makes the folder present or missing.
     public func setAvailable(_ available: Bool) { state.withLock { $0.available = available } }
 
-    /// The next append writes only its first `count` bytes, then throws
-    /// ``SimulatedCrash``.
-    public func tearNextAppend(after count: Int) { state.withLock { $0.tearNextAppendAfter = count } }
+    /// The next append writes only its first `count` bytes (all of them when
+    /// `count` is at least their number), then throws ``SimulatedCrash``.
+    /// `nil` disarms it.
+    public func tearNextAppend(after count: Int?) { state.withLock { $0.tearNextAppendAfter = count } }
+
+    /// Lists files in the order `reorder` gives (to vary reading order).
+    public func reorderListings(_ reorder: (@Sendable ([PeerFileInfo]) -> [PeerFileInfo])?) {
+        state.withLock { $0.reorderListing = reorder }
+    }
 
     /// The whole content of a file (tests).
     public func contents(of name: String) -> [UInt8]? { state.withLock { $0.files[name]?.bytes } }
@@ -55,10 +62,11 @@ public final class InMemoryPeerFolder: PeerFolder {
 
     public func list() throws -> [PeerFileInfo] {
         try checkAvailable()
-        return state.withLock { s in
-            s.files.map { PeerFileInfo(name: $0.key, size: Int64($0.value.bytes.count), identity: $0.value.identity) }
-                .sorted { $0.name < $1.name }
+        let (listing, reorder) = state.withLock { s in
+            (s.files.map { PeerFileInfo(name: $0.key, size: Int64($0.value.bytes.count), identity: $0.value.identity) }
+                .sorted { $0.name < $1.name }, s.reorderListing)
         }
+        return reorder?(listing) ?? listing
     }
 
     public func info(_ name: String) throws -> PeerFileInfo? {
