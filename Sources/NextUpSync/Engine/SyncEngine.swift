@@ -43,6 +43,10 @@ public final class SyncEngine: Sendable {
         self.store = store
         self.peerFolder = peerFolder.standardizedFileURL
         self.clock = clock
+        // The caller's connection, never a second one: opening the same
+        // database twice in one process lets a stray close drop SQLite's
+        // per-process fcntl locks, and another process may then delete the
+        // WAL under us. Cycles keep their transactions and reads short.
         self.cycle = SyncCycle(storage: TaskStoreSyncStorage(store: store), folder: LocalPeerFolder(url: peerFolder), clock: clock, options: options)
         self.syncLock = try? StoreLock(folder: store.location.folder, name: Self.lockFileName)
     }

@@ -14,8 +14,9 @@ import Testing
         a.engine.start(onChange: {})
         b.engine.start(onChange: { changesOnB.increment() })
         defer { a.engine.stop(); b.engine.stop() }
-        // A commit through another connection (as another process would make).
-        let writer = try TaskStore.open(a.store.location)
+        // A commit to A's store (the watcher sees it on the -wal file, as it
+        // would another process's).
+        let writer = a.store
         var draft = try TaskDraft(title: "Made elsewhere")
         draft.category = "Admin"
         let task = try writer.add(draft)
@@ -101,7 +102,9 @@ import Testing
     @Test func twoEnginesOnOneStoreNeverRunACycleAtOnce() throws {
         let peer = try TemporaryFolder("peer")
         let a = try StoreReplica(peer: peer.url)
-        let second = SyncEngine(store: try TaskStore.open(a.store.location), peerFolder: peer.url)
+        // Two engines with their own lock file descriptors: flock excludes
+        // them as it would two processes.
+        let second = SyncEngine(store: a.store, peerFolder: peer.url)
         for n in 0..<50 { _ = try a.store.add(TaskDraft(title: "t\(n)")) }
         let errors = CallCounter()
         let first = a.engine
