@@ -16,8 +16,11 @@ import Synchronization
 ///   (inotify, plus a stat poll every few seconds for network file systems)
 ///   triggers cycles, debounced. The first background cycle is a full
 ///   reconcile. `onChange` is called on the background thread after any cycle
-///   that changed the store or the ``status``; the receiver re-reads the
-///   store (and must not touch a UI from that thread).
+///   that merged remote changes, uploaded local ones (a local commit, maybe
+///   by another process, happened), or changed the ``status``; the receiver
+///   re-reads the store (and must not touch a UI from that thread).
+/// - An idle engine is quiet: a cycle with nothing new writes nothing, so it
+///   does not wake itself up again.
 /// - ``status`` is safe to read from any thread at any time.
 public final class SyncEngine: Sendable {
     public let store: TaskStore
@@ -86,6 +89,7 @@ public final class SyncEngine: Sendable {
         let watcher = ChangeWatcher(
             watching: [store.location.folder, peerFolder],
             polling: [peerFolder],
+            pollIntervalMillis: cycle.options.pollIntervalMillis,
             ignoring: Self.isIgnorable,
             onChange: { [weak self] in self?.backgroundCycle(onChange: onChange) }
         )
@@ -141,7 +145,9 @@ public final class SyncEngine: Sendable {
         var changedStore = false
         do {
             let report = try syncOnce(full: full)
-            changedStore = report.changedStore
+            // Uploading means a local commit happened (maybe by another
+            // process): worth a reload as much as a merge is.
+            changedStore = report.changedStore || report.uploaded > 0
         } catch {
             // Recorded in the status by runLocked; a failed full reconcile is retried.
             if full { state.withLock { $0.fullPending = true } }

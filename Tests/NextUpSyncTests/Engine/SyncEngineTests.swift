@@ -27,6 +27,26 @@ import Testing
         #expect(b.engine.status.lastError == nil)
     }
 
+    @Test func anIdleEngineDoesNotWakeItselfUp() throws {
+        let peer = try TemporaryFolder("peer")
+        let a = try StoreReplica(peer: peer.url, options: SyncOptions(pollIntervalMillis: 200))
+        let b = try StoreReplica(peer: peer.url)
+        _ = try b.store.add(TaskDraft(title: "from B"))
+        try b.engine.syncOnce()
+        let calls = CallCounter()
+        a.engine.start(onChange: { calls.increment() })
+        defer { a.engine.stop() }
+        #expect(eventually { (try? a.store.taskCount()) == 1 })
+        // Let the cycles its own writes cause run out (the poll sees them
+        // once), then watch it idle through several polls.
+        usleep(1_000_000)
+        let settled = a.engine.status.lastSuccessMillis
+        let settledCalls = calls.value
+        usleep(1_200_000)
+        #expect(a.engine.status.lastSuccessMillis == settled)
+        #expect(calls.value == settledCalls)
+    }
+
     @Test func requestSyncRunsACycle() throws {
         let peer = try TemporaryFolder("peer")
         let a = try StoreReplica(peer: peer.url)
