@@ -176,8 +176,7 @@ public final class SyncCycle: Sendable {
             let trusted = header.previousReplica == me
             var localReport = report
             let outcome = try reader.readLines(of: info.name, owner: header.replica, from: max(start ?? headerEnd, headerEnd), upTo: info.size) { scan in
-                let result = try storage.merge(scan.records.flatMap(\.changes), cursor: nil)
-                tally(result, scan.issues, file: info.name, trusted: trusted, &localReport)
+                try mergeInBatches(scan, file: info.name, cursor: nil, trusted: trusted, &localReport)
             }
             report = localReport
             if let tail = outcome.incompleteTail { report.issues.append(tail) }
@@ -273,9 +272,8 @@ public final class SyncCycle: Sendable {
         var consumed = false
         var localReport = report
         let outcome = try reader.readLines(of: info.name, owner: replica, from: start, upTo: info.size) { scan in
-            let next = PeerCursor(generation: header.generation, offset: scan.end, identity: info.identity)
-            let result = try storage.merge(scan.records.flatMap(\.changes), cursor: (info.name, next))
-            tally(result, scan.issues, file: info.name, trusted: trusted, &localReport)
+            try mergeInBatches(scan, file: info.name, cursor: { PeerCursor(generation: header.generation, offset: $0, identity: info.identity) },
+                               trusted: trusted, &localReport)
             consumed = true
         }
         report = localReport
@@ -297,14 +295,28 @@ public final class SyncCycle: Sendable {
         var changes: [FieldChange] = []
         var localReport = report
         let outcome = try reader.readLines(of: info.name, owner: header.replica, from: headerEnd, upTo: info.size) { scan in
-            let batch = scan.records.flatMap(\.changes)
-            let result = try storage.merge(batch, cursor: nil)
-            tally(result, scan.issues, file: info.name, trusted: trusted, &localReport)
-            changes += batch
+            try mergeInBatches(scan, file: info.name, cursor: nil, trusted: trusted, &localReport)
+            changes += scan.records.flatMap(\.changes)
         }
         report = localReport
         if let tail = outcome.incompleteTail { report.issues.append(tail) }
         return changes
+    }
+
+    /// Merges one chunk's records, ``SyncOptions/mergeBatch`` records per
+    /// transaction; with `cursor`, each transaction also stores the cursor
+    /// just past its last record (the chunk's end for the last one).
+    private func mergeInBatches(_ scan: LogScan, file: String, cursor: ((Int64) -> PeerCursor)?, trusted: Bool, _ report: inout SyncReport) throws {
+        var start = 0
+        repeat {
+            let end = min(scan.records.count, start + options.mergeBatch)
+            let last = end == scan.records.count
+            let offset = last ? scan.end : scan.recordEnds[end - 1]
+            let changes = scan.records[start..<end].flatMap(\.changes)
+            let result = try storage.merge(changes, cursor: cursor.map { (file, $0(offset)) })
+            tally(result, last ? scan.issues : [], file: file, trusted: trusted, &report)
+            start = end
+        } while start < scan.records.count
     }
 
     private func tally(_ result: TaskStore.RemoteMergeResult, _ issues: [LogIssue], file: String, trusted: Bool, _ report: inout SyncReport) {

@@ -5,6 +5,9 @@ import NextUpCore
 public struct LogScan: Sendable {
     /// The good records, in file order.
     public var records: [LogRecord] = []
+    /// For each record, the absolute offset just past its line (its newline):
+    /// a safe cursor once that record and those before it are merged.
+    public var recordEnds: [Int64] = []
     /// Every damaged line or field met, in file order.
     public var issues: [LogIssue] = []
     /// The absolute offset just past the last complete line decoded: where the
@@ -100,7 +103,10 @@ public struct LogDecoder {
             changes.append(FieldChange(task: task, field: field, value: value, version: version))
         }
         if wire.set.isEmpty { return issue(.malformed("no field changes")) }
-        if !changes.isEmpty { result.records.append(LogRecord(task: task, changes: changes.sorted { $0.field < $1.field })) }
+        if !changes.isEmpty {
+            result.records.append(LogRecord(task: task, changes: changes.sorted { $0.field < $1.field }))
+            result.recordEnds.append(offset + Int64(line.count) + 1)
+        }
     }
 
     private func parseVersion(_ text: String) -> Version? {
