@@ -26,10 +26,12 @@ public struct LogDecoder {
     /// The replica whose log this is: the owner of shortened versions.
     public let owner: ReplicaID
     private let json = JSONDecoder()
+    private let replicas = ReplicaCache()
 
     public init(file: String, owner: ReplicaID) {
         self.file = file
         self.owner = owner
+        replicas.known[owner.rawValue] = owner
     }
 
     // MARK: Header
@@ -109,9 +111,22 @@ public struct LogDecoder {
         }
     }
 
+    /// Parses `<16 hex>` (a version by the owner) or `<16 hex>@<replica>`.
+    /// Replica ids are parsed once per decoder and remembered: most lines
+    /// carry the same few.
     private func parseVersion(_ text: String) -> Version? {
-        if text.contains("@") { return Version(encoded: text) }
-        return Version(encoded: text + "@" + owner.rawValue)
+        let utf8 = text.utf8
+        guard utf8.count >= 16 else { return nil }
+        let hex = text.utf8.prefix(16)
+        guard let raw = UInt64(String(decoding: hex, as: UTF8.self), radix: 16), raw <= UInt64(Int64.max) else { return nil }
+        let timestamp = HybridTimestamp(rawValue: Int64(raw))
+        if utf8.count == 16 { return Version(timestamp: timestamp, replica: owner) }
+        guard utf8.dropFirst(16).first == UInt8(ascii: "@") else { return nil }
+        let replicaText = String(decoding: utf8.dropFirst(17), as: UTF8.self)
+        if let known = replicas.known[replicaText] { return Version(timestamp: timestamp, replica: known) }
+        guard let replica = ReplicaID(replicaText), replica.rawValue == replicaText else { return nil }
+        replicas.known[replicaText] = replica
+        return Version(timestamp: timestamp, replica: replica)
     }
 
     /// Whether a line ends with a checksum member matching the rest of it.
@@ -129,6 +144,11 @@ public struct LogDecoder {
         object.append(UInt8(ascii: "}"))
         return CRC32.checksum(object) == expected
     }
+}
+
+/// Replica ids already parsed by one decoder (used from one thread).
+private final class ReplicaCache {
+    var known: [String: ReplicaID] = [:]
 }
 
 /// Short, printable excerpts of untrusted names for messages.
