@@ -170,8 +170,13 @@ extension TaskStore {
         }
     }
 
+    /// Sets sync-state entries, skipping those already holding the value: a
+    /// cycle that learns nothing new writes nothing (no WAL frame, so no
+    /// watcher wakes up for it).
     private static func applySyncState(_ state: [String: String?], _ db: Database) throws {
         for (key, value) in state {
+            let current = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+            if current == value { continue }
             if let value {
                 try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
             } else {

@@ -71,3 +71,32 @@ import Testing
         #expect(try b.store.task(task.id)?.importance == .high)
     }
 }
+
+@Suite struct QuietSyncTests {
+    /// The store's files, byte for byte and by modification time.
+    private func snapshot(_ folder: URL) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasPrefix("nextup.sqlite") && !name.hasSuffix("-shm") {
+            let path = folder.appendingPathComponent(name)
+            let attributes = try FileManager.default.attributesOfItem(atPath: path.path)
+            out[name] = "\(attributes[.size] ?? 0) \(attributes[.modificationDate] ?? 0) \(try Data(contentsOf: path).hashValue)"
+        }
+        return out
+    }
+
+    @Test func aSyncWithNothingNewWritesNothingToTheStoreEvenInFull() throws {
+        let peer = try TemporaryFolder("peer")
+        let a = try StoreReplica(peer: peer.url), b = try StoreReplica(peer: peer.url)
+        for n in 0..<5 { _ = try a.store.add(TaskDraft(title: "a\(n)")) }
+        _ = try b.store.add(TaskDraft(title: "b"))
+        try a.engine.syncOnce(); try b.engine.syncOnce(); try a.engine.syncOnce(); try b.engine.syncOnce()
+        let before = try snapshot(b.folder.url)
+        let peerBefore = try FileManager.default.contentsOfDirectory(atPath: peer.url.path).sorted().map { try Data(contentsOf: peer.url.appendingPathComponent($0)) }
+        usleep(20_000)
+        let quiet = try b.engine.syncOnce()
+        let full = try b.engine.syncOnce(full: true)
+        #expect(quiet.merged == 0 && full.merged == 0 && quiet.bytesWritten == 0 && full.bytesWritten == 0)
+        #expect(try snapshot(b.folder.url) == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: peer.url.path).sorted().map { try Data(contentsOf: peer.url.appendingPathComponent($0)) } == peerBefore)
+    }
+}
