@@ -74,20 +74,29 @@ public final class SyncCycle: Sendable {
         if download {
             let cursors = try storage.cursors()
             for info in listing {
-                switch PeerFileName.classify(info.name) {
-                case .log(let replica) where replica == me:
-                    continue
-                case .log(let replica):
-                    try readPeerLog(info, replica: replica, cursor: full ? nil : cursors[info.name], full: full, me: me, &report)
-                case .conflictCopy:
-                    if let changes = try readConflictCopy(info, me: me, &report) {
-                        republish += changes
-                        conflictCopies.append(info.name)
+                do {
+                    switch PeerFileName.classify(info.name) {
+                    case .log(let replica) where replica == me:
+                        continue
+                    case .log(let replica):
+                        try readPeerLog(info, replica: replica, cursor: full ? nil : cursors[info.name], full: full, me: me, &report)
+                    case .conflictCopy:
+                        if let changes = try readConflictCopy(info, me: me, &report) {
+                            republish += changes
+                            conflictCopies.append(info.name)
+                        }
+                    case .unrecognisedLog:
+                        report.issues.append(LogIssue(file: info.name, offset: nil, kind: .notALog("the name is not nextup-<replica id>.log")))
+                    case .ignored:
+                        continue
                     }
-                case .unrecognisedLog:
-                    report.issues.append(LogIssue(file: info.name, offset: nil, kind: .notALog("the name is not nextup-<replica id>.log")))
-                case .ignored:
-                    continue
+                } catch let error as PeerFolderError {
+                    // One unreadable file (gone since the listing, an I/O
+                    // error) skips that file only; a vanished folder stops all.
+                    try folder.checkAvailable()
+                    if (try? folder.info(info.name)) != nil {
+                        report.issues.append(LogIssue(file: info.name, offset: nil, kind: .unreadable(error.description)))
+                    }
                 }
             }
         }
@@ -140,7 +149,7 @@ public final class SyncCycle: Sendable {
         let headerEnd: Int64
         switch reader.header(of: name) {
         case .failure(let issue):
-            report.issues.append(issue)
+            note(issue, &report)
             return .replaced
         case .success(let found):
             (header, headerEnd) = found
@@ -170,7 +179,7 @@ public final class SyncCycle: Sendable {
     private func readAsInput(_ info: PeerFileInfo, me: ReplicaID, from start: Int64?, _ report: inout SyncReport) throws -> Int64 {
         switch reader.header(of: info.name) {
         case .failure(let issue):
-            report.issues.append(issue)
+            note(issue, &report)
             return 0
         case .success(let (header, headerEnd)):
             let trusted = header.previousReplica == me
@@ -247,7 +256,7 @@ public final class SyncCycle: Sendable {
         let headerEnd: Int64
         switch reader.header(of: info.name) {
         case .failure(let issue):
-            report.issues.append(issue)
+            note(issue, &report)
             return
         case .success(let found):
             (header, headerEnd) = found
@@ -288,7 +297,7 @@ public final class SyncCycle: Sendable {
     /// before the copy is renamed aside), or nil when it is not readable.
     private func readConflictCopy(_ info: PeerFileInfo, me: ReplicaID, _ report: inout SyncReport) throws -> [FieldChange]? {
         guard case .success(let (header, headerEnd)) = reader.header(of: info.name) else {
-            if case .failure(let issue) = reader.header(of: info.name) { report.issues.append(issue) }
+            if case .failure(let issue) = reader.header(of: info.name) { note(issue, &report) }
             return nil
         }
         let trusted = header.previousReplica == me
@@ -317,6 +326,13 @@ public final class SyncCycle: Sendable {
             tally(result, last ? scan.issues : [], file: file, trusted: trusted, &report)
             start = end
         } while start < scan.records.count
+    }
+
+    /// Reports an issue — except a failed read of a file that is gone since
+    /// the listing (renamed aside, replaced, deleted): nothing to report.
+    private func note(_ issue: LogIssue, _ report: inout SyncReport) {
+        if case .unreadable = issue.kind, (try? folder.info(issue.file)) == nil { return }
+        report.issues.append(issue)
     }
 
     private func tally(_ result: TaskStore.RemoteMergeResult, _ issues: [LogIssue], file: String, trusted: Bool, _ report: inout SyncReport) {

@@ -349,3 +349,32 @@ final class CountingPeerFolder: PeerFolder, @unchecked Sendable {
     func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 { try inner.replace(name, writing: produce) }
     func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
 }
+
+@Suite struct VanishingFileTests {
+    /// Lists one more log than there is, as when a file is removed between
+    /// the listing and the read.
+    final class PhantomPeerFolder: PeerFolder, @unchecked Sendable {
+        let inner: InMemoryPeerFolder
+        let phantom = LogFormat.fileName(for: ReplicaID.make())
+        init(_ inner: InMemoryPeerFolder) { self.inner = inner }
+        var location: String { inner.location }
+        func checkAvailable() throws { try inner.checkAvailable() }
+        func list() throws -> [PeerFileInfo] { try inner.list() + [PeerFileInfo(name: phantom, size: 500, identity: 999)] }
+        func info(_ name: String) throws -> PeerFileInfo? { try inner.info(name) }
+        func read(_ name: String, at offset: Int64, count: Int) throws -> [UInt8] { try inner.read(name, at: offset, count: count) }
+        func append(_ bytes: [UInt8], to name: String, truncatingTo length: Int64?) throws -> Int64 { try inner.append(bytes, to: name, truncatingTo: length) }
+        func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 { try inner.replace(name, writing: produce) }
+        func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
+    }
+
+    @Test func aFileGoneBetweenListingAndReadingIsSkippedQuietly() throws {
+        let memory = InMemoryPeerFolder()
+        let a = FakeReplica(folder: memory)
+        let id = a.add("still merged")
+        try a.sync()
+        let reader = FakeReplica(folder: PhantomPeerFolder(memory))
+        let report = try reader.sync()
+        #expect(reader.storage.task(id)?.title == "still merged")
+        #expect(report.issues.isEmpty, "\(report.issues)")
+    }
+}
