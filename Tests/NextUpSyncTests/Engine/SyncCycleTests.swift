@@ -96,12 +96,14 @@ import Testing
         let a = FakeReplica(folder: folder), b = FakeReplica(folder: folder)
         var ids: [TaskID] = []
         for n in 0..<2_000 { ids.append(a.add("Task \(n)")) }
-        try a.sync(); try b.sync()
+        try a.sync(); try b.sync(); try a.sync()
         let logSize = try #require(try inner.info(LogFormat.fileName(for: try a.storage.replicaID()))).size
         #expect(logSize > 100_000)
         a.set(ids[1_234], [(.category, .string("Learning"))])
+        folder.bytesRead = 0
         let upload = try a.sync()
         #expect(upload.uploaded == 1 && upload.bytesWritten < 300)
+        #expect(folder.bytesRead < 64, "the writer read \(folder.bytesRead) bytes to append one line")
         folder.bytesRead = 0
         let download = try b.sync()
         #expect(download.merged == 1)
