@@ -22,6 +22,13 @@ import Synchronization
 /// - An idle engine is quiet: a cycle with nothing new writes nothing, so it
 ///   does not wake itself up again.
 /// - ``status`` is safe to read from any thread at any time.
+/// - The engine works through the caller's `TaskStore` (one connection per
+///   process: a second open of the same database in one process can drop
+///   SQLite's locks). Its transactions are short (at most
+///   ``SyncOptions/mergeBatch`` records), so a UI sharing the connection
+///   stalls at most briefly, even during a large reconcile.
+/// - ``syncOnce(full:lockTimeout:)`` runs on the caller's thread and may take
+///   a while; a UI calls ``requestSync()`` instead.
 public final class SyncEngine: Sendable {
     public let store: TaskStore
     public let peerFolder: URL
