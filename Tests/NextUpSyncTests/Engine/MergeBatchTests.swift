@@ -16,7 +16,7 @@ import Testing
         try a.sync()
         let recorder = RecordingStorage(InMemorySyncStorage())
         let cycle = SyncCycle(storage: recorder, folder: folder, options: SyncOptions(mergeBatch: 10))
-        try cycle.run()
+        _ = try cycle.run()
         let offsets = recorder.cursorOffsets
         #expect(offsets.count == 4)
         #expect(offsets == offsets.sorted() && Set(offsets).count == 4)

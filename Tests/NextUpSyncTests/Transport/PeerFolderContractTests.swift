@@ -111,7 +111,7 @@ import Testing
     @Test func localFilesArePrivateAndOnlyRegularFilesAreListed() throws {
         let temp = try TemporaryFolder("peer")
         let folder = LocalPeerFolder(url: temp.url)
-        try folder.append([0x41], to: "f", truncatingTo: nil)
+        _ = try folder.append([0x41], to: "f", truncatingTo: nil)
         try FileManager.default.createDirectory(at: temp.path("sub"), withIntermediateDirectories: false)
         let attributes = try FileManager.default.attributesOfItem(atPath: temp.path("f").path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
