@@ -113,6 +113,28 @@ import Testing
         #expect(printed.contains("stopped"))
     }
 
+    @Test func concurrentSyncsOfOneStoreTakeTurns() throws {
+        try makePeer()
+        let a = nextup("a"), local = nextup("a", peer: nil)
+        for n in 1...30 { _ = try local.run("add", "Pending \(n)") }
+        let processes = try (1...6).map { _ -> Process in
+            let p = Process()
+            p.executableURL = NextupProcess.binary
+            p.arguments = ["sync"]
+            p.environment = a.environment
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            return p
+        }
+        processes.forEach { $0.waitUntilExit() }
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        let logs = try FileManager.default.contentsOfDirectory(atPath: scratch.path("peer").path)
+        #expect(logs.count == 1, "\(logs)")
+        let fresh = try nextup("fresh").run("sync")
+        #expect(fresh.stdout.contains("into 30 tasks from 1 peer") && !fresh.stdout.contains("skipped:"), "\(fresh)")
+    }
+
     @Test func aDeletedStoreComesBackWithEveryField() throws {
         try makePeer()
         let a = nextup("a"), b = nextup("b")
