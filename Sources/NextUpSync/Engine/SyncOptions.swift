@@ -1,0 +1,23 @@
+/// Tuning of the sync cycle. The defaults suit real use; tests shrink them.
+public struct SyncOptions: Sendable, Equatable {
+    /// Compact this replica's log once it is larger than both this and
+    /// ``compactionFactor`` times its size right after its last rewrite.
+    public var compactionMinimumBytes: Int64 = 4 * 1024 * 1024
+    public var compactionFactor: Int64 = 4
+    /// Local changes (outbox records) uploaded per append.
+    public var uploadBatch: Int = 20_000
+    /// Records merged per store transaction: keeps each transaction short, so
+    /// a large reconcile never holds the store for long.
+    public var mergeBatch: Int = 500
+    /// How often the background sync stat-polls the peer folder (for network
+    /// file systems, where inotify sees nothing).
+    public var pollIntervalMillis: Int64 = 3_000
+
+    public init(compactionMinimumBytes: Int64 = 4 * 1024 * 1024, compactionFactor: Int64 = 4, uploadBatch: Int = 20_000, mergeBatch: Int = 500, pollIntervalMillis: Int64 = 3_000) {
+        self.mergeBatch = max(1, mergeBatch)
+        self.compactionMinimumBytes = compactionMinimumBytes
+        self.compactionFactor = compactionFactor
+        self.uploadBatch = uploadBatch
+        self.pollIntervalMillis = pollIntervalMillis
+    }
+}
