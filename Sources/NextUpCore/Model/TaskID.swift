@@ -9,8 +9,8 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Accepts any UUID spelling; stores the canonical lowercase form.
     public init?(_ string: String) {
-        if CanonicalUUID.isCanonical(string) {
-            self.rawValue = string
+        if let canonical = CanonicalUUID.canonical(string) {
+            self.rawValue = canonical
             return
         }
         guard let uuid = UUID(uuidString: string) else { return nil }
