@@ -25,3 +25,46 @@ struct OutboxEntriesTests {
         #expect(Outbox.decode(task: task.rawValue, changes: foundation) == Outbox.decode(task: task.rawValue, changes: json))
     }
 }
+
+/// Reading the outbox back: the byte reader must give what JSONDecoder gives
+/// for what nextup writes, and step aside for anything else.
+struct OutboxReadingTests {
+    static let task = TaskID("6301bbfc-a0c5-454e-8ff9-bb510944fe0c")!
+    static let replica = ReplicaID("0b7c5f0e-5c59-4b8e-9a55-7d1f0c1e2a3b")!
+
+    static var changes: [FieldChange] {
+        let controls = String(String.UnicodeScalarView((0..<0x20).map { Unicode.Scalar(UInt8($0)) }))
+        let values: [FieldValue] = [.null, .string(""), .string("a/b \"q\" \\ \(controls) 日本語 👩‍💻 \u{7F}"),
+                                    .int(0), .int(-7), .int(Int64.max), .int(Int64.min), .bool(true), .bool(false)]
+        return values.enumerated().map { i, v in
+            FieldChange(task: task, field: TaskField.allCases[i % TaskField.allCases.count], value: v,
+                        version: Version(timestamp: HybridTimestamp(rawValue: Int64(i) << 16 | 3), replica: replica))
+        }
+    }
+
+    @Test func writtenEntriesAreReadOnTheFastPath() {
+        let json = Outbox.entriesJSON(Self.changes)
+        #expect(Outbox.decodeWritten(task: Self.task, changes: json) == Self.changes)
+        #expect(Outbox.decodeWritten(task: Self.task, changes: "[]") == [])
+    }
+
+    @Test func otherSpellingsFallBackToJSONDecoder() throws {
+        let entries = Self.changes.map { Outbox.Entry(f: $0.field.rawValue, v: $0.value, h: $0.version.timestamp.rawValue, r: $0.version.replica.rawValue) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]  // keys h, f, r, v: not the written order
+        let foundation = String(decoding: try encoder.encode(entries), as: UTF8.self)
+        #expect(Outbox.decodeWritten(task: Self.task, changes: foundation) == nil)
+        #expect(Outbox.decode(task: Self.task.rawValue, changes: foundation) == Self.changes)
+        for odd in ["", "[", "[ ]", #"[{"f":"title","v":1.5,"h":1,"r":"x"}]"#, #"[{"f":"title","v":"\ud83d\ude00","h":1,"r":"x"}]"#,
+                    #"[{"f":"title","v":1,"h":99999999999999999999,"r":"x"}]"#] {
+            #expect(Outbox.decodeWritten(task: Self.task, changes: odd) == nil, "\(odd)")
+        }
+    }
+
+    @Test func unknownFieldsAndBadReplicasAreDroppedAsBefore() {
+        let json = #"[{"f":"bogus","v":1,"h":1,"r":"0b7c5f0e-5c59-4b8e-9a55-7d1f0c1e2a3b"},{"f":"title","v":"t","h":2,"r":"nope"},{"f":"title","v":"t","h":3,"r":"0b7c5f0e-5c59-4b8e-9a55-7d1f0c1e2a3b"}]"#
+        let fast = Outbox.decodeWritten(task: Self.task, changes: json)
+        #expect(fast?.count == 1)
+        #expect(fast?.first?.version.timestamp.rawValue == 3)
+    }
+}

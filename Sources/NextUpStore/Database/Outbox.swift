@@ -42,8 +42,9 @@ public enum Outbox {
     }
 
     static func decode(task: String, changes: String) -> [FieldChange] {
-        guard let id = TaskID(task),
-              let entries = try? JSONDecoder().decode([Entry].self, from: Data(changes.utf8)) else { return [] }
+        guard let id = TaskID(task) else { return [] }
+        if let fast = decodeWritten(task: id, changes: changes) { return fast }
+        guard let entries = try? JSONDecoder().decode([Entry].self, from: Data(changes.utf8)) else { return [] }
         return entries.compactMap { e in
             guard let field = TaskField(rawValue: e.f), let replica = ReplicaID(e.r) else { return nil }
             return FieldChange(task: id, field: field, value: e.v,
