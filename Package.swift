@@ -12,12 +12,17 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .target(name: "NextUpCore"),
         .target(
             name: "NextUpStore",
-            dependencies: ["NextUpCore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "NextUpCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
         ),
         .target(name: "NextUpSync", dependencies: ["NextUpCore", "NextUpStore"]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),

@@ -1,1 +1,4 @@
+import Foundation
 import NextUpCLI
+
+exit(NextUpMain.run(Array(CommandLine.arguments.dropFirst())))

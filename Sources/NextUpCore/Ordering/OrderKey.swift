@@ -18,7 +18,7 @@ public enum OrderKey {
     public static func between(_ lower: String?, _ upper: String?) -> String {
         let a = (lower ?? "").map { index[$0]! }
         let b = upper.map { $0.map { index[$0]! } }
-        if let b, !(lower ?? "").isEmpty { precondition(lower! < upper!, "order keys out of order") }
+        if let lower, let upper, !lower.isEmpty { precondition(lower < upper, "order keys out of order") }
         return String(midpoint(a, b).map { digits[$0] })
     }
 

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import NextUpCore
+import NextUpStore
+
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the store, the config and the peer folder; exits 1 when it finds a problem."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let environment = ProcessInfo.processInfo.environment
+        let context = try CommandContext.open(global, environment: environment)
+        let store = context.store
+        var problems: [String] = []
+
+        func mode(_ path: String) -> Int? {
+            (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? nil
+        }
+        func octal(_ m: Int?) -> String { m.map { String($0, radix: 8) } ?? "?" }
+
+        let folder = store.location.folder.path
+        let folderMode = mode(folder)
+        if let m = folderMode, m & 0o077 != 0 { problems.append("store folder \(folder) is mode \(octal(m)); others can read it (want 700)") }
+        let db = store.location.databaseURL.path
+        for suffix in ["", "-wal", "-shm"] {
+            if let m = mode(db + suffix), m & 0o077 != 0 {
+                problems.append("\(db + suffix) is mode \(octal(m)) (want 600)")
+            }
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: db)[.size] as? Int) ?? 0
+        let counts = try store.counts()
+        let configURL = NextUpConfig.defaultURL(environment: environment)
+        let configState = FileManager.default.fileExists(atPath: configURL.path) ? "found" : "not found, using defaults"
+
+        var peerLine = "not set"
+        if let peer = context.peerFolder {
+            var isDir: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: peer.path, isDirectory: &isDir) {
+                peerLine = "\(peer.path) (missing)"
+                problems.append("peer folder \(peer.path) does not exist (is the share mounted?)")
+            } else if !isDir.boolValue {
+                peerLine = "\(peer.path) (not a folder)"
+                problems.append("peer folder \(peer.path) is a file, not a folder")
+            } else {
+                let logs = ((try? FileManager.default.contentsOfDirectory(atPath: peer.path)) ?? []).filter { $0.hasPrefix("nextup-") && $0.hasSuffix(".log") }
+                peerLine = "\(peer.path) (\(logs.count) replica logs)"
+            }
+        }
+
+        let rows: [(String, String)] = [
+            ("store", "\(folder) (mode \(octal(folderMode)))"),
+            ("database", "\(db) (\(size / 1024) KiB)"),
+            ("schema", "\(try store.schemaVersion()) (this nextup knows up to \(StoreSchema.currentVersion))"),
+            ("replica", try store.replicaID().rawValue),
+            ("tasks", "\(counts.open) open (\(counts.nextUp) Next Up, \(counts.tbd) TBD), \(counts.done) done, \(counts.deleted) deleted"),
+            ("local changes", "\(try store.outboxCount(after: 0)) recorded for sync"),
+            ("config", "\(configURL.path) (\(configState))"),
+            ("peer folder", peerLine),
+        ]
+        for (k, v) in rows { print(TerminalWidth.fit(k + ":", to: 15) + v) }
+        if problems.isEmpty {
+            print("no problems found")
+        } else {
+            problems.forEach { print("problem: \($0)") }
+            throw ExitCode.failure
+        }
+    }
+}

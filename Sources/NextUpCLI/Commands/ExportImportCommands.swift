@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import NextUpCore
+import NextUpStore
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Write every task (done and deleted too) as a JSON array.")
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The file to write (default: standard output).") var file: String?
+
+    func run() throws {
+        let context = try CommandContext.open(global)
+        let all = try context.store.allTasks()
+        // Next Up first, in its order, so an import rebuilds that order.
+        let next = TaskOrdering.nextUp(all)
+        let nextIDs = Set(next.map(\.id))
+        let rest = all.filter { !nextIDs.contains($0.id) }.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
+        let json = try JSONOutput.string(next + rest) + "\n"
+        guard let file else { print(json, terminator: ""); return }
+        let url = URL(fileURLWithPath: file)
+        do {
+            try Data(json.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw CLIError("export: cannot write \(file): \((error as NSError).localizedDescription)")
+        }
+        Terminal.printError("exported \(all.count) tasks to \(file)")
+    }
+}
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a JSON array of tasks (as `export` writes); idempotent.",
+        discussion: "Tasks are matched by id; only fields that differ are written. One bad item rejects the whole file."
+    )
+
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The file to read, or - for standard input.") var file: String
+
+    func run() throws {
+        let data: Data
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDir), !isDir.boolValue,
+                  let d = FileManager.default.contents(atPath: file) else {
+                throw CLIError("import: cannot read \(file)")
+            }
+            data = d
+        }
+        let records = try JSONOutput.decodeTasks(data)
+        let context = try CommandContext.open(global)
+        let summary = try context.store.importTasks(records)
+        if summary.created + summary.updated > 0 { context.didChangeTasks() }
+        print("imported \(records.count) tasks: \(summary.created) new, \(summary.updated) updated, \(summary.unchanged) unchanged")
+    }
+}

@@ -1,0 +1,28 @@
+import NextUpCore
+
+/// `nextup show`'s human form: one `field: value` line each, sanitised.
+enum TaskDetail {
+    static func render(_ t: TaskItem) -> [String] {
+        var lines: [(String, String)] = [
+            ("id", t.id.rawValue),
+            ("title", Sanitizer.visible(t.title)),
+            ("urgency", t.urgency?.label ?? "?"),
+            ("importance", t.importance.map { "\($0.rawValue) (\(["low", "medium", "high"][$0.rawValue - 1]))" } ?? "?"),
+            ("duration", t.duration?.description ?? "?"),
+            ("category", t.category.map(Sanitizer.visible) ?? "?"),
+            ("due", t.due?.description ?? "-"),
+            ("list", t.deleted ? "deleted" : t.isDone ? "done" : t.isNextUp ? "Next Up" : "Backlog"),
+        ]
+        if let c = t.completedAt { lines.append(("completed", Timestamps.rfc3339(c))) }
+        lines.append(("created", Timestamps.rfc3339(t.created)))
+        lines.append(("modified", Timestamps.rfc3339(t.modified.millis)))
+        if let s = t.source { lines.append(("source", Sanitizer.visible(s))) }
+        if let e = t.externalID { lines.append(("external id", Sanitizer.visible(e))) }
+        var out = lines.map { TerminalWidth.fit($0.0 + ":", to: 12) + $0.1 }
+        if !t.notes.isEmpty {
+            out.append("notes:")
+            out += t.notes.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + Sanitizer.visible(String($0)) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import NextUpCore
+import NextUpStore
+
+/// What a command runs against: the environment, the config, the store.
+struct CommandContext {
+    let environment: [String: String]
+    let options: GlobalOptions
+    let config: NextUpConfig
+    let store: TaskStore
+
+    /// Loads the config and opens the store named by the options and environment.
+    static func open(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CommandContext {
+        let config = try NextUpConfig.load(from: NextUpConfig.defaultURL(environment: environment), environment: environment)
+        let location = StoreLocation.resolve(option: options.store, environment: environment)
+        let store = try TaskStore.open(location)
+        return CommandContext(environment: environment, options: options, config: config, store: store)
+    }
+
+    /// The peer folder, if one is configured: `--peer`, `$NEXTUP_PEER`, the config file.
+    var peerFolder: URL? {
+        let raw = options.peer ?? environment["NEXTUP_PEER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.peerFolder
+        return raw.map { URL(fileURLWithPath: $0) }
+    }
+
+    /// Resolves several references before anything is written, so that one
+    /// bad reference changes nothing.
+    func resolveAll(_ references: [String]) throws -> [TaskItem] {
+        try references.map { try store.resolve($0) }
+    }
+
+    /// Call after a command changed tasks: publishes the change to this
+    /// replica's log in the peer folder, when one is configured.
+    func didChangeTasks() {
+        PeerPublishing.publish(self)
+    }
+}

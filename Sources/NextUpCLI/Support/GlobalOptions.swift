@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The options every command takes (DESIGN.md §4).
+public struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store folder (default: $NEXTUP_HOME, $XDG_DATA_HOME/nextup, ~/.local/share/nextup).", valueName: "dir"))
+    public var store: String?
+
+    @Option(name: .long, help: ArgumentHelp("The peer folder shared with other machines (default: $NEXTUP_PEER, or `peer` in the config file).", valueName: "dir"))
+    public var peer: String?
+
+    public init() {}
+}

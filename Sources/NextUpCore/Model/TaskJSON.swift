@@ -1,0 +1,69 @@
+/// The JSON task object of DESIGN.md §4, used by `--json`, `export` and
+/// `import`: `id, title, notes, urgency, importance, duration, category, due,
+/// done, next_up, deleted, created, modified, completed_at` (plus `source` and
+/// `external_id`). Timestamps are RFC 3339, `due` is `YYYY-MM-DD`, `duration`
+/// is minutes, and unset is `null`.
+public struct TaskJSON: Codable, Equatable, Sendable {
+    public var id: String?
+    public var title: String
+    public var notes: String?
+    public var urgency: String?
+    public var importance: Int?
+    public var duration: Int?
+    public var category: String?
+    public var due: String?
+    public var done: Bool?
+    public var nextUp: Bool?
+    public var deleted: Bool?
+    public var created: String?
+    public var modified: String?
+    public var completedAt: String?
+    public var source: String?
+    public var externalID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, notes, urgency, importance, duration, category, due, done
+        case nextUp = "next_up", deleted, created, modified
+        case completedAt = "completed_at", source
+        case externalID = "external_id"
+    }
+
+    public init(_ t: TaskItem) {
+        id = t.id.rawValue
+        title = t.title
+        notes = t.notes.isEmpty ? nil : t.notes
+        urgency = t.urgency?.rawValue
+        importance = t.importance?.rawValue
+        duration = t.duration?.minutes
+        category = t.category
+        due = t.due?.description
+        done = t.isDone
+        nextUp = t.isNextUp
+        deleted = t.deleted
+        created = Timestamps.rfc3339(t.created)
+        modified = Timestamps.rfc3339(t.modified.millis)
+        completedAt = t.completedAt.map(Timestamps.rfc3339)
+        source = t.source
+        externalID = t.externalID
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(title, forKey: .title)
+        try c.encode(notes, forKey: .notes)
+        try c.encode(urgency, forKey: .urgency)
+        try c.encode(importance, forKey: .importance)
+        try c.encode(duration, forKey: .duration)
+        try c.encode(category, forKey: .category)
+        try c.encode(due, forKey: .due)
+        try c.encode(done ?? false, forKey: .done)
+        try c.encode(nextUp ?? false, forKey: .nextUp)
+        try c.encode(deleted ?? false, forKey: .deleted)
+        try c.encode(created, forKey: .created)
+        try c.encode(modified, forKey: .modified)
+        try c.encode(completedAt, forKey: .completedAt)
+        try c.encode(source, forKey: .source)
+        try c.encode(externalID, forKey: .externalID)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import NextUpCore
+import TOMLKit
+
+/// The user's configuration file (TOML), shared by the TUI and the command
+/// line: the peer folder, the category list the `c` key cycles through, and
+/// key bindings (action name → key).
+///
+/// Location: `$NEXTUP_CONFIG`, else `$XDG_CONFIG_HOME/nextup/config.toml`, else
+/// `~/.config/nextup/config.toml`. A missing file means the defaults; a file
+/// that does not parse is an error naming the file, never silently ignored.
+public struct NextUpConfig: Sendable, Equatable {
+    public static let defaultCategories = ["Essentials", "Deep Work", "Admin", "Learning", "Recharge"]
+
+    /// The peer folder, as written (a leading `~/` expanded).
+    public var peerFolder: String?
+    public var categories: [String]
+    /// Key bindings from the `[keys]` table: action name → key name.
+    public var keys: [String: String]
+
+    public init(peerFolder: String? = nil, categories: [String] = Self.defaultCategories, keys: [String: String] = [:]) {
+        self.peerFolder = peerFolder
+        self.categories = categories
+        self.keys = keys
+    }
+
+    struct File: Decodable {
+        var peer: String?
+        var categories: [String]?
+        var keys: [String: String]?
+    }
+
+    /// Where the file is looked for.
+    public static func defaultURL(environment: [String: String]) -> URL {
+        if let path = environment["NEXTUP_CONFIG"], !path.isEmpty {
+            return URL(fileURLWithPath: StoreLocation.expand(path, environment))
+        }
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("nextup/config.toml")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".config/nextup/config.toml")
+    }
+
+    /// Loads the file at `url`; defaults when it does not exist.
+    public static func load(from url: URL, environment: [String: String] = [:]) throws -> NextUpConfig {
+        guard FileManager.default.fileExists(atPath: url.path) else { return NextUpConfig() }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw TaskInputError("cannot read the config file \(url.path)")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        let file: File
+        do {
+            file = try TOMLDecoder().decode(File.self, from: text)
+        } catch let error as TOMLParseError {
+            throw TaskInputError("config file \(url.path), line \(error.source.begin.line): \(error.description)")
+        } catch {
+            throw TaskInputError("config file \(url.path): \(error)")
+        }
+        var config = NextUpConfig()
+        config.peerFolder = file.peer.map { StoreLocation.expand($0, environment) }
+        if let cats = file.categories {
+            let cleaned = try cats.map { try TaskText.category($0) }
+            guard !cleaned.isEmpty else { throw TaskInputError("config file \(url.path): 'categories' must not be empty") }
+            config.categories = cleaned
+        }
+        config.keys = file.keys ?? [:]
+        return config
+    }
+}

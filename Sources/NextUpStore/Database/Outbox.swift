@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import NextUpCore
+
+/// The local change log: every change this replica makes, appended in the same
+/// transaction as the change itself, in commit order. Sync uploads from it and
+/// prunes what it uploaded. Remote changes merged in are never recorded here.
+public enum Outbox {
+    struct Entry: Codable {
+        var f: String
+        var v: FieldValue
+        var h: Int64
+        var r: String
+    }
+
+    static func append(_ changes: [FieldChange], task: TaskID, _ db: Database) throws {
+        guard !changes.isEmpty else { return }
+        let entries = changes.map { Entry(f: $0.field.rawValue, v: $0.value, h: $0.version.timestamp.rawValue, r: $0.version.replica.rawValue) }
+        let json = String(decoding: try JSONEncoder().encode(entries), as: UTF8.self)
+        try db.execute(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)", arguments: [task.rawValue, json])
+    }
+
+    static func decode(task: String, changes: String) -> [FieldChange] {
+        guard let id = TaskID(task),
+              let entries = try? JSONDecoder().decode([Entry].self, from: Data(changes.utf8)) else { return [] }
+        return entries.compactMap { e in
+            guard let field = TaskField(rawValue: e.f), let replica = ReplicaID(e.r) else { return nil }
+            return FieldChange(task: id, field: field, value: e.v,
+                               version: Version(timestamp: HybridTimestamp(rawValue: e.h), replica: replica))
+        }
+    }
+}
+
+extension TaskStore {
+    /// One recorded local write: its sequence number and its changes.
+    public struct OutboxRecord: Sendable, Equatable {
+        public let seq: Int64
+        public let changes: [FieldChange]
+    }
+
+    /// Local changes recorded after `seq`, oldest first, at most `limit`.
+    public func outbox(after seq: Int64, limit: Int = .max) throws -> [OutboxRecord] {
+        try database.read { db in try Self.outbox(db, after: seq, limit: limit) }
+    }
+
+    static func outbox(_ db: Database, after seq: Int64, limit: Int = .max) throws -> [OutboxRecord] {
+        var out: [OutboxRecord] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT seq, task_id, changes FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?",
+                                       arguments: [seq, limit])
+        while let row = try rows.next() {
+            out.append(OutboxRecord(seq: row[0], changes: Outbox.decode(task: row[1], changes: row[2])))
+        }
+        return out
+    }
+
+    /// The number of local changes recorded after `seq`.
+    public func outboxCount(after seq: Int64) throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM outbox WHERE seq > ?", arguments: [seq]) ?? 0 }
+    }
+
+    /// Forgets recorded local changes up to and including `seq` (they are safe
+    /// in this replica's log).
+    public func pruneOutbox(through seq: Int64) throws {
+        try database.write { db in try db.execute(sql: "DELETE FROM outbox WHERE seq <= ?", arguments: [seq]) }
+    }
+}

@@ -1,0 +1,37 @@
+/// Why a store operation failed, in words fit for one line after `error: `.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file exists but is not a nextup database; it was left untouched.
+    case notANextupDatabase(path: String)
+    /// The database was written by a newer nextup; it was left untouched.
+    case newerSchema(path: String, found: Int, supported: Int)
+    /// The store folder or file cannot be created or written.
+    case notWritable(path: String, reason: String)
+    /// No task has this id or prefix.
+    case unknownTask(String)
+    /// A prefix names several tasks.
+    case ambiguous(String, matches: [String])
+    /// A task reference too short or not shaped like an id.
+    case badReference(String)
+    /// Any other database failure, described.
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case .notANextupDatabase(let path):
+            return "\(path) is not a nextup database; it was left untouched"
+        case let .newerSchema(path, found, supported):
+            return "\(path) was written by a newer nextup (schema \(found), this one knows up to \(supported)); it was left untouched — upgrade nextup"
+        case let .notWritable(path, reason):
+            return "cannot write the store at \(path): \(reason)"
+        case .unknownTask(let ref):
+            return "no task matches '\(ref)'"
+        case let .ambiguous(ref, matches):
+            let shown = matches.prefix(10).joined(separator: ", ")
+            return "'\(ref)' matches \(matches.count) tasks: \(shown)\(matches.count > 10 ? ", …" : "") — type more characters"
+        case .badReference(let ref):
+            return "'\(ref)' is not a task id: give a full id or at least 4 of its first characters"
+        case .database(let message):
+            return "database error: \(message)"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import GRDB
+
+/// The store's schema and its versioned migrations.
+///
+/// Contract: every released schema version is a migration here, applied in
+/// order, never edited once released; `PRAGMA user_version` holds the newest
+/// applied version and `PRAGMA application_id` marks the file as nextup's. Each
+/// released version has a fixture database under `Tests/NextUpStoreTests/Fixtures`
+/// that the tests open with the current code.
+public enum StoreSchema {
+    /// `PRAGMA application_id` of every nextup store ("NXUP").
+    public static let applicationID: Int32 = 0x4E58_5550
+    /// The newest schema version this build knows.
+    public static var currentVersion: Int { migrationNames.count }
+
+    static let migrationNames = ["v1"]
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                CREATE TABLE task (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    title TEXT NOT NULL DEFAULT '',
+                    notes TEXT NOT NULL DEFAULT '',
+                    urgency TEXT,
+                    importance INTEGER,
+                    duration INTEGER,
+                    category TEXT,
+                    due TEXT,
+                    completed_at INTEGER,
+                    next_up TEXT,
+                    deleted INTEGER NOT NULL DEFAULT 0,
+                    created INTEGER NOT NULL DEFAULT 0,
+                    source TEXT,
+                    external_id TEXT,
+                    modified INTEGER NOT NULL DEFAULT 0,
+                    versions TEXT NOT NULL DEFAULT '{}'
+                ) WITHOUT ROWID;
+                CREATE INDEX task_open ON task(created) WHERE deleted = 0 AND completed_at IS NULL;
+                CREATE INDEX task_next_up ON task(next_up) WHERE next_up IS NOT NULL;
+                CREATE INDEX task_done ON task(completed_at) WHERE completed_at IS NOT NULL;
+                CREATE INDEX task_external ON task(source, external_id) WHERE external_id IS NOT NULL;
+                CREATE TABLE outbox (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    task_id TEXT NOT NULL,
+                    changes TEXT NOT NULL
+                );
+                """)
+            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('replica_id', ?), ('clock', '0')",
+                           arguments: [ReplicaID.make().rawValue])
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+            try db.execute(sql: "PRAGMA user_version = 1")
+        }
+        return m
+    }
+}
+
+import NextUpCore

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+import NextUpCore
+
+extension TaskStore {
+    /// What an import did.
+    public struct ImportSummary: Sendable, Equatable {
+        public var created = 0
+        public var updated = 0
+        public var unchanged = 0
+    }
+
+    /// One validated import record.
+    struct ImportPlan {
+        let id: TaskID
+        let fields: [(TaskField, FieldValue)]
+        let done: Bool
+        let completedAt: Int64?
+        let nextUp: Bool
+        let modified: Int64?
+    }
+
+    /// Imports task objects (DESIGN.md §4), matching by `id`.
+    ///
+    /// Contract: every record is validated before anything is written; one bad
+    /// record rejects the whole import with a message naming it, and the store
+    /// is untouched. A known task gets only the fields that differ; a new one
+    /// keeps its id, `created`, `completed_at` and `modified`. Importing the
+    /// same records again changes nothing. A record without an id gets a
+    /// stable one derived from its `source`/`external_id`, else its title and
+    /// creation time — never a random one.
+    public func importTasks(_ records: [TaskJSON]) throws -> ImportSummary {
+        let plans = try records.enumerated().map { try Self.plan($1, index: $0) }
+        var seen: Set<TaskID> = []
+        for (i, p) in plans.enumerated() where !seen.insert(p.id).inserted {
+            throw TaskInputError("item \(i + 1): id \(p.id) appears twice in the file")
+        }
+        return try writeSession { session in
+            var summary = ImportSummary()
+            var bottom: String?
+            for plan in plans {
+                let existing = try TaskRow.fetchOne(session.db, id: plan.id)
+                var task = existing ?? TaskItem(id: plan.id)
+                var fields = plan.fields
+                if plan.done != task.isDone {
+                    fields.append((.done, plan.done ? .int(plan.completedAt ?? session.now) : .null))
+                }
+                if plan.nextUp != task.isNextUp {
+                    if plan.nextUp {
+                        bottom = OrderKey.between(try bottom ?? String.fetchOne(session.db, sql: "SELECT max(next_up) FROM task WHERE next_up IS NOT NULL"), nil)
+                        fields.append((.nextUp, .string(bottom!)))
+                    } else {
+                        fields.append((.nextUp, .null))
+                    }
+                }
+                if existing == nil { fields.removeAll { $0.0 == .deleted && $0.1 == .bool(false) } }
+                let changes = try session.write(fields, to: &task, timestamp: existing == nil ? plan.modified : nil)
+                if existing == nil { summary.created += 1 } else if changes.isEmpty { summary.unchanged += 1 } else { summary.updated += 1 }
+            }
+            return summary
+        }
+    }
+
+    static func plan(_ r: TaskJSON, index: Int) throws -> ImportPlan {
+        func fail(_ message: String) -> TaskInputError { TaskInputError("item \(index + 1): \(message)") }
+        do {
+            let title = try TaskText.title(r.title)
+            let created: Int64?
+            if let c = r.created {
+                guard let ms = Timestamps.parse(c) else { throw fail("'created' must be an RFC 3339 time, not '\(Sanitizer.visible(c))'") }
+                created = ms
+            } else { created = nil }
+            let modified = try r.modified.map { m -> Int64 in
+                guard let ms = Timestamps.parse(m) else { throw fail("'modified' must be an RFC 3339 time, not '\(Sanitizer.visible(m))'") }
+                return ms
+            }
+            let completedAt = try r.completedAt.map { m -> Int64 in
+                guard let ms = Timestamps.parse(m) else { throw fail("'completed_at' must be an RFC 3339 time, not '\(Sanitizer.visible(m))'") }
+                return ms
+            }
+            let id: TaskID
+            if let raw = r.id {
+                guard let parsed = TaskID(raw) else { throw fail("'id' must be a UUID, not '\(Sanitizer.visible(raw))'") }
+                id = parsed
+            } else if let ext = r.externalID {
+                id = TaskID.stable(from: "external:\(r.source ?? "")\u{0}\(ext)")
+            } else {
+                id = TaskID.stable(from: "title:\(title)\u{0}\(created.map(String.init) ?? "")")
+            }
+            var fields: [(TaskField, FieldValue)] = [(.title, .string(title))]
+            fields.append((.notes, .string(try TaskText.notes(r.notes ?? ""))))
+            fields.append((.urgency, try r.urgency.map { .string(try Urgency.parse($0).rawValue) } ?? .null))
+            fields.append((.importance, try r.importance.map { .int(Int64(try Importance.parse(String($0)).rawValue)) } ?? .null))
+            fields.append((.duration, try r.duration.map { .int(Int64(try TaskDuration(minutes: $0).minutes)) } ?? .null))
+            fields.append((.category, try r.category.map { .string(try TaskText.category($0)) } ?? .null))
+            fields.append((.due, try r.due.map { .string(try DueDate.parse($0).description) } ?? .null))
+            fields.append((.deleted, .bool(r.deleted ?? false)))
+            if let created { fields.append((.created, .int(created))) }
+            if let source = r.source { fields.append((.source, .string(source))) }
+            if let ext = r.externalID { fields.append((.externalID, .string(ext))) }
+            return ImportPlan(id: id, fields: fields, done: r.done ?? (completedAt != nil), completedAt: completedAt,
+                              nextUp: r.nextUp ?? false, modified: modified)
+        } catch let e as TaskInputError where !e.message.hasPrefix("item ") {
+            throw fail(e.message)
+        }
+    }
+}

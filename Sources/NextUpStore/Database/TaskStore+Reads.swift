@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import NextUpCore
+
+extension TaskStore {
+    /// The task with this id, deleted or not.
+    public func task(_ id: TaskID) throws -> TaskItem? {
+        try database.read { db in try TaskRow.fetchOne(db, id: id) }
+    }
+
+    /// The task named by a full id or a unique prefix of at least 4
+    /// characters, case-insensitive (DESIGN.md §4).
+    ///
+    /// - Throws: ``StoreError/badReference(_:)``, ``StoreError/unknownTask(_:)``,
+    ///   ``StoreError/ambiguous(_:matches:)``.
+    public func resolve(_ reference: String) throws -> TaskItem {
+        let ref = reference.trimmingCharacters(in: .whitespaces).lowercased()
+        guard ref.count >= 4, ref.count <= 36, ref.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw StoreError.badReference(Sanitizer.visible(reference))
+        }
+        let matches = try database.read { db in
+            try TaskRow.fetchAll(db, where: "id >= ? AND id < ?", arguments: [ref, ref + "\u{7F}"], order: "id LIMIT 11")
+        }
+        switch matches.count {
+        case 0: throw StoreError.unknownTask(ref)
+        case 1: return matches[0]
+        default:
+            if let exact = matches.first(where: { $0.id.rawValue == ref }) { return exact }
+            throw StoreError.ambiguous(ref, matches: matches.map(\.id.short))
+        }
+    }
+
+    /// Tasks for a listing, in the order the listing shows them.
+    public func tasks(_ filter: TaskFilter, nowMillis: Int64? = nil) throws -> [TaskItem] {
+        let now = nowMillis ?? clock.nowMillis()
+        var clause: String
+        var args: StatementArguments = []
+        let open = "deleted = 0 AND completed_at IS NULL"
+        switch filter.scope {
+        case .open, .backlog: clause = open
+        case .nextUp: clause = "next_up IS NOT NULL AND \(open)"
+        case .all: clause = "deleted = 0"
+        case .done: clause = "completed_at IS NOT NULL AND deleted = 0"
+        case .deleted: clause = "deleted = 1"
+        case .tbd: clause = "\(open) AND (urgency IS NULL OR importance IS NULL OR duration IS NULL OR category IS NULL)"
+        }
+        if let category = filter.category {
+            clause += " AND category = ? COLLATE NOCASE"
+            args += [category]
+        }
+        let found = try database.read { db in try TaskRow.fetchAll(db, where: clause, arguments: args) }
+        switch filter.scope {
+        case .open, .all, .tbd:
+            let done = found.filter { $0.isDone }.sorted { ($0.completedAt!, $0.id) > ($1.completedAt!, $1.id) }
+            return TaskOrdering.nextUp(found) + TaskOrdering.backlog(found, nowMillis: now) + done
+        case .nextUp: return TaskOrdering.nextUp(found)
+        case .backlog: return TaskOrdering.backlog(found, nowMillis: now)
+        case .done: return found.sorted { ($0.completedAt!, $0.id) > ($1.completedAt!, $1.id) }
+        case .deleted: return found.sorted { $0.id < $1.id }
+        }
+    }
+
+    /// The Next Up list, in the user's order.
+    public func nextUp() throws -> [TaskItem] { try tasks(TaskFilter(scope: .nextUp)) }
+
+    /// The Backlog, ranked.
+    public func backlog(sort: BacklogSort = .score, nowMillis: Int64? = nil) throws -> [TaskItem] {
+        let now = nowMillis ?? clock.nowMillis()
+        let open = try database.read { db in
+            try TaskRow.fetchAll(db, where: "deleted = 0 AND completed_at IS NULL AND next_up IS NULL")
+        }
+        return TaskOrdering.sorted(open, by: sort, nowMillis: now)
+    }
+
+    /// The number of open tasks (neither done nor deleted).
+    public func openCount() throws -> Int {
+        try database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM task WHERE deleted = 0 AND completed_at IS NULL") ?? 0
+        }
+    }
+
+    /// Every task, deleted ones included, by id.
+    public func allTasks() throws -> [TaskItem] {
+        try database.read { db in try TaskRow.fetchAll(db, order: "id") }
+    }
+
+    /// Counts for `doctor` and the status bar.
+    public struct Counts: Sendable, Equatable {
+        public var open = 0, done = 0, deleted = 0, nextUp = 0, tbd = 0, total = 0
+    }
+
+    public func counts() throws -> Counts {
+        try database.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT count(*),
+                       sum(deleted = 0 AND completed_at IS NULL),
+                       sum(deleted = 0 AND completed_at IS NOT NULL),
+                       sum(deleted = 1),
+                       sum(deleted = 0 AND completed_at IS NULL AND next_up IS NOT NULL),
+                       sum(deleted = 0 AND completed_at IS NULL AND (urgency IS NULL OR importance IS NULL OR duration IS NULL OR category IS NULL))
+                FROM task
+                """)!
+            var c = Counts()
+            c.total = row[0] ?? 0; c.open = row[1] ?? 0; c.done = row[2] ?? 0
+            c.deleted = row[3] ?? 0; c.nextUp = row[4] ?? 0; c.tbd = row[5] ?? 0
+            return c
+        }
+    }
+}

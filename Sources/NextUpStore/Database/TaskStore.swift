@@ -1,0 +1,166 @@
+import Foundation
+import GRDB
+import NextUpCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The shared store: one SQLite file (WAL) per user, used at once by the TUI,
+/// the sync thread and every command-line call (DESIGN.md §3).
+///
+/// Contract:
+/// - Every mutation goes through this type's intent-named methods
+///   (`TaskStore+Writes.swift`), each one transaction that assigns versions
+///   from the hybrid clock kept in the database, writes values and versions
+///   together, and records the local change in the `outbox` for sync.
+/// - Writes are conditional: setting a field to the value it already has
+///   changes nothing — no version, no `modified` change, no outbox entry.
+/// - A file that is not a nextup database, or comes from a newer schema, is
+///   refused before anything is written to it.
+public final class TaskStore: Sendable {
+    public let location: StoreLocation
+    /// The connection pool. Extensions in this module use it; other modules go
+    /// through the methods.
+    public let database: DatabasePool
+    let clock: any PhysicalClock
+
+    private init(location: StoreLocation, database: DatabasePool, clock: any PhysicalClock) {
+        self.location = location
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Opens (creating on first use) the store at `location`.
+    ///
+    /// - Throws: ``StoreError`` — never leaves a foreign or newer file changed.
+    public static func open(_ location: StoreLocation, clock: any PhysicalClock = SystemClock()) throws -> TaskStore {
+        try prepareFolder(location.folder)
+        let path = location.databaseURL.path
+        let lock = try StoreLock(folder: location.folder)
+        try lock.lockExclusive()
+        defer { lock.unlock() }
+
+        let existed = FileManager.default.fileExists(atPath: path)
+        if existed {
+            try preflight(path: path)
+        } else {
+            let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+            if fd < 0 && errno != EEXIST {
+                throw StoreError.notWritable(path: location.folder.path, reason: String(cString: strerror(errno)))
+            }
+            if fd >= 0 { Glibc.close(fd) }
+        }
+
+        var config = Configuration()
+        config.busyMode = .timeout(30)
+        config.label = "nextup"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            try pool.read { db in try verifyOpened(db, path: path) }
+            try StoreSchema.migrator.migrate(pool)
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: path, folder: location.folder.path)
+        }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            chmod(path + suffix, 0o600)
+        }
+        return TaskStore(location: location, database: pool, clock: clock)
+    }
+
+    /// This store's replica id (changes only when the store is found copied).
+    public func replicaID() throws -> ReplicaID {
+        try database.read { db in try Self.replicaID(db) }
+    }
+
+    static func replicaID(_ db: Database) throws -> ReplicaID {
+        guard let raw = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'replica_id'"),
+              let id = ReplicaID(raw) else { throw StoreError.database("the store has no replica id") }
+        return id
+    }
+
+    /// A number that changes whenever *another* connection (another process,
+    /// or another store object) commits to the database: `PRAGMA data_version`
+    /// on one fixed connection. Cheap; poll it when a watcher says "maybe".
+    public func dataVersion() throws -> Int {
+        try database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    }
+
+    /// The newest schema version of the open store.
+    public func schemaVersion() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
+    }
+
+    // MARK: - Opening
+
+    static func prepareFolder(_ folder: URL) throws {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir) {
+            guard isDir.boolValue else { throw StoreError.notWritable(path: folder.path, reason: "it is a file, not a folder") }
+        } else {
+            // mkdir -p, each new level 0700, reporting the system's reason.
+            var path = ""
+            for part in folder.path.split(separator: "/") {
+                path += "/" + part
+                if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                    throw StoreError.notWritable(path: folder.path, reason: String(cString: strerror(errno)))
+                }
+            }
+        }
+        if access(folder.path, W_OK | X_OK) != 0 {
+            throw StoreError.notWritable(path: folder.path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Checks an existing file without opening it with SQLite (which could
+    /// leave side files): the 100-byte SQLite header holds the magic string,
+    /// the schema cookie (offset 40), `user_version` (60) and
+    /// `application_id` (68), all big-endian.
+    static func preflight(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StoreError.notWritable(path: path, reason: "cannot read the file")
+        }
+        let header = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        try? handle.close()
+        if header.isEmpty { return }  // an empty file is an empty database
+        guard header.count == 100, header[0..<16].elementsEqual(Array("SQLite format 3\0".utf8)) else {
+            throw StoreError.notANextupDatabase(path: path)
+        }
+        func int32(_ at: Int) -> Int32 {
+            Int32(bitPattern: header[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        }
+        let schemaCookie = int32(40), userVersion = Int(int32(60)), appID = int32(68)
+        if appID != StoreSchema.applicationID {
+            if appID != 0 || schemaCookie != 0 { throw StoreError.notANextupDatabase(path: path) }
+            return  // a blank SQLite file: take it
+        }
+        if userVersion > StoreSchema.currentVersion {
+            throw StoreError.newerSchema(path: path, found: userVersion, supported: StoreSchema.currentVersion)
+        }
+    }
+
+    /// The same checks inside the database (the header on disk can lag behind
+    /// the WAL), before any migration writes.
+    static func verifyOpened(_ db: Database, path: String) throws {
+        let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        if appID != StoreSchema.applicationID {
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+            if appID != 0 || tables > 0 { throw StoreError.notANextupDatabase(path: path) }
+        } else if userVersion > StoreSchema.currentVersion {
+            throw StoreError.newerSchema(path: path, found: userVersion, supported: StoreSchema.currentVersion)
+        }
+    }
+
+    static func storeError(_ error: DatabaseError, path: String, folder: String) -> StoreError {
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notANextupDatabase(path: path)
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR:
+            return .notWritable(path: folder, reason: error.message ?? "\(error.resultCode)")
+        default: return .database(error.message ?? "\(error)")
+        }
+    }
+}

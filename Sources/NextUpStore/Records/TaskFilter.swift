@@ -1,0 +1,30 @@
+import NextUpCore
+
+/// Which tasks a listing shows (DESIGN.md §4 `list` flags).
+public struct TaskFilter: Sendable, Equatable {
+    public enum Scope: String, Sendable, CaseIterable {
+        /// Open tasks: Next Up in its order, then the Backlog ranked.
+        case open
+        /// Every task not deleted, done ones included.
+        case all
+        /// Done, not deleted; most recently completed first.
+        case done
+        /// Deleted (tombstoned) tasks.
+        case deleted
+        /// Open tasks with some triage attribute unset.
+        case tbd
+        /// The Next Up list.
+        case nextUp
+        /// The Backlog.
+        case backlog
+    }
+
+    public var scope: Scope
+    /// Only tasks in this category (case-insensitive), when set.
+    public var category: String?
+
+    public init(scope: Scope = .open, category: String? = nil) {
+        self.scope = scope
+        self.category = category
+    }
+}
