@@ -40,9 +40,12 @@ public struct KeyMap: Equatable, Sendable {
 
     public func action(for key: Key) -> Action? { actions[key] }
 
-    /// The keys bound to `action`, in a stable order for display.
+    /// The keys bound to `action`, in a stable order for display: single
+    /// characters first.
     public func keys(for action: Action) -> [Key] {
-        actions.filter { $0.value == action }.map(\.key).sorted { $0.name < $1.name }
+        actions.filter { $0.value == action }.map(\.key).sorted {
+            ($0.name.count, $0.name) < ($1.name.count, $1.name)
+        }
     }
 
     /// Applies the config file's bindings (action name → key names, several

@@ -16,7 +16,7 @@ public struct AppState: Equatable, Sendable {
     public var pendingSelection: TaskID?
 
     public var sort: BacklogSort = .score
-    public var filter = TaskFilter()
+    public var filter = ListFilter()
     /// Tasks this session marked done; they stay listed until the app quits.
     public var keepDone: Set<TaskID> = []
 

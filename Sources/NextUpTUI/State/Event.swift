@@ -38,12 +38,12 @@ public struct Listing: Equatable, Sendable {
 /// What the lists are read with.
 public struct ListQuery: Equatable, Sendable {
     public var sort: BacklogSort
-    public var filter: TaskFilter
+    public var filter: ListFilter
     /// Tasks completed in this session stay listed (shown as done) so that
     /// `x` can be pressed again to reopen them.
     public var keepDone: Set<TaskID>
 
-    public init(sort: BacklogSort = .score, filter: TaskFilter = TaskFilter(), keepDone: Set<TaskID> = []) {
+    public init(sort: BacklogSort = .score, filter: ListFilter = ListFilter(), keepDone: Set<TaskID> = []) {
         self.sort = sort
         self.filter = filter
         self.keepDone = keepDone

@@ -130,7 +130,7 @@ extension Reducer {
                     effects = [undoable(.setCategory(id, value), .setCategory(id, old), "category", prompt)]
                 }
             case .filter:
-                state.filter = TaskFilter.parse(text)
+                state.filter = ListFilter.parse(text)
                 effects = [.reload]
             }
         } catch let error as TaskInputError {

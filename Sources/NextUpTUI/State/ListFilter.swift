@@ -5,7 +5,7 @@ import NextUpCore
 /// Typed in the filter prompt as words: `cat:NAME` (or `#NAME`, quotes allowed
 /// for names with spaces: `cat:"Deep Work"`), `is:tbd`, and any other words as
 /// text that must all appear in the title (case-insensitive).
-public struct TaskFilter: Equatable, Sendable {
+public struct ListFilter: Equatable, Sendable {
     public var text: String = ""
     public var category: String?
     public var tbdOnly: Bool = false
@@ -19,8 +19,8 @@ public struct TaskFilter: Equatable, Sendable {
     public var isEmpty: Bool { text.isEmpty && category == nil && !tbdOnly }
 
     /// Parses the filter prompt's text.
-    public static func parse(_ query: String) -> TaskFilter {
-        var filter = TaskFilter()
+    public static func parse(_ query: String) -> ListFilter {
+        var filter = ListFilter()
         var words: [String] = []
         for token in tokens(query) {
             let lower = token.lowercased()

@@ -1,0 +1,10 @@
+/// The sync engine as the UI sees it: a background worker that can be asked
+/// to sync now, reports its state, and signals when it changed something.
+public protocol SyncSource: AnyObject {
+    /// Starts the worker; `onChange` is called on its thread whenever the
+    /// status or the store changed.
+    func start(onChange: @escaping @Sendable () -> Void) throws
+    func display() -> SyncDisplay
+    func requestSync()
+    func stop()
+}
