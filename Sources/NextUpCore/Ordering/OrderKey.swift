@@ -19,6 +19,14 @@ public enum OrderKey {
         let a = (lower ?? "").map { index[$0]! }
         let b = upper.map { $0.map { index[$0]! } }
         if let lower, let upper, !lower.isEmpty { precondition(lower < upper, "order keys out of order") }
+        if b == nil, !a.isEmpty {
+            // Appending (the common case): step the first digit below `z` up by
+            // one instead of halving, so keys grow by one character per ~61
+            // appends, not per append.
+            if let i = a.firstIndex(where: { $0 < base - 1 }) {
+                return String((Array(a[..<i]) + [a[i] + 1]).map { digits[$0] })
+            }
+        }
         return String(midpoint(a, b).map { digits[$0] })
     }
 

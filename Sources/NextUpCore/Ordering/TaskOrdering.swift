@@ -36,6 +36,16 @@ public enum TaskOrdering {
         sorted(tasks.filter(isBacklog), by: sort, nowMillis: nowMillis)
     }
 
+    /// Ascending with unset values last; nil when the two are equal.
+    static func setFirst<T: Comparable>(_ a: T?, _ b: T?) -> Bool? {
+        switch (a, b) {
+        case let (a?, b?): return a == b ? nil : a < b
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (nil, nil): return nil
+        }
+    }
+
     /// Sorts any tasks by a backlog mode.
     public static func sorted(_ tasks: [TaskItem], by sort: BacklogSort, nowMillis: Int64) -> [TaskItem] {
         func tie(_ a: TaskItem, _ b: TaskItem) -> Bool {
@@ -46,23 +56,9 @@ public enum TaskOrdering {
             let scored = tasks.map { (BacklogScore.score($0, nowMillis: nowMillis), $0) }
             return scored.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : tie($0.1, $1.1) }.map(\.1)
         case .due:
-            return tasks.sorted {
-                switch ($0.due, $1.due) {
-                case let (a?, b?) where a != b: return a < b
-                case (.some, nil): return true
-                case (nil, .some): return false
-                default: return tie($0, $1)
-                }
-            }
+            return tasks.sorted { setFirst($0.due, $1.due) ?? tie($0, $1) }
         case .duration:
-            return tasks.sorted {
-                switch ($0.duration, $1.duration) {
-                case let (a?, b?) where a != b: return a < b
-                case (.some, nil): return true
-                case (nil, .some): return false
-                default: return tie($0, $1)
-                }
-            }
+            return tasks.sorted { setFirst($0.duration, $1.duration) ?? tie($0, $1) }
         case .created:
             return tasks.sorted { $0.created != $1.created ? $0.created > $1.created : $0.id < $1.id }
         }

@@ -60,7 +60,10 @@ public struct NextUpConfig: Sendable, Equatable {
         var config = NextUpConfig()
         config.peerFolder = file.peer.map { StoreLocation.expand($0, environment) }
         if let cats = file.categories {
-            let cleaned = try cats.map { try TaskText.category($0) }
+            let cleaned: [String]
+            do { cleaned = try cats.map { try TaskText.category($0) } } catch let e as TaskInputError {
+                throw TaskInputError("config file \(url.path): 'categories': \(e.message)")
+            }
             guard !cleaned.isEmpty else { throw TaskInputError("config file \(url.path): 'categories' must not be empty") }
             config.categories = cleaned
         }

@@ -13,11 +13,11 @@ public enum Outbox {
         var r: String
     }
 
-    static func append(_ changes: [FieldChange], task: TaskID, _ db: Database) throws {
+    static func append(_ changes: [FieldChange], task: TaskID, encoder: JSONEncoder = JSONEncoder(), _ db: Database) throws {
         guard !changes.isEmpty else { return }
         let entries = changes.map { Entry(f: $0.field.rawValue, v: $0.value, h: $0.version.timestamp.rawValue, r: $0.version.replica.rawValue) }
-        let json = String(decoding: try JSONEncoder().encode(entries), as: UTF8.self)
-        try db.execute(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)", arguments: [task.rawValue, json])
+        let json = String(decoding: try encoder.encode(entries), as: UTF8.self)
+        try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)").execute(arguments: [task.rawValue, json])
     }
 
     static func decode(task: String, changes: String) -> [FieldChange] {

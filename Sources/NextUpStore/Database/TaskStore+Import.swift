@@ -53,7 +53,6 @@ extension TaskStore {
                         fields.append((.nextUp, .null))
                     }
                 }
-                if existing == nil { fields.removeAll { $0.0 == .deleted && $0.1 == .bool(false) } }
                 let changes = try session.write(fields, to: &task, timestamp: existing == nil ? plan.modified : nil)
                 if existing == nil { summary.created += 1 } else if changes.isEmpty { summary.unchanged += 1 } else { summary.updated += 1 }
             }

@@ -19,12 +19,13 @@ import Glibc
 ///   refused before anything is written to it.
 public final class TaskStore: Sendable {
     public let location: StoreLocation
-    /// The connection pool. Extensions in this module use it; other modules go
-    /// through the methods.
-    public let database: DatabasePool
+    /// The store's one connection (WAL mode is a property of the file, so
+    /// other processes still read while this one writes). Extensions in this
+    /// module use it; other modules go through the methods.
+    public let database: DatabaseQueue
     let clock: any PhysicalClock
 
-    private init(location: StoreLocation, database: DatabasePool, clock: any PhysicalClock) {
+    private init(location: StoreLocation, database: DatabaseQueue, clock: any PhysicalClock) {
         self.location = location
         self.database = database
         self.clock = clock
@@ -57,18 +58,26 @@ public final class TaskStore: Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        let pool: DatabasePool
+        // A single connection, not a pool: GRDB's pool writes (creates and
+        // drops a table) on every open to make a WAL file exist, which would
+        // make every read-only command a write that wakes every watcher.
+        let queue: DatabaseQueue
         do {
-            pool = try DatabasePool(path: path, configuration: config)
-            try pool.read { db in try verifyOpened(db, path: path) }
-            try StoreSchema.migrator.migrate(pool)
+            queue = try DatabaseQueue(path: path, configuration: config)
+            try queue.read { db in try verifyOpened(db, path: path) }
+            try StoreSchema.migrator.migrate(queue)
+            try queue.writeWithoutTransaction { db in
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                }
+            }
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: path, folder: location.folder.path)
         }
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             chmod(path + suffix, 0o600)
         }
-        return TaskStore(location: location, database: pool, clock: clock)
+        return TaskStore(location: location, database: queue, clock: clock)
     }
 
     /// This store's replica id (changes only when the store is found copied).

@@ -15,6 +15,8 @@ struct WriteSession {
     let replica: ReplicaID
     let now: Int64
     private(set) var clock: HybridClock
+    /// Reused for every outbox entry of the transaction.
+    private let encoder = JSONEncoder()
 
     init(_ db: Database, physical: any PhysicalClock) throws {
         self.db = db
@@ -31,9 +33,9 @@ struct WriteSession {
     ///   task being created from an import (keeps `modified` across
     ///   export/import); the clock still moves past it.
     mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil) throws -> [FieldChange] {
-        let differing = fields.filter { field, value in
-            task.versions[field] == nil || task.value(of: field) != value
-        }
+        // A field never written holds its default (unset, empty, not
+        // deleted); asking for that value is no change either.
+        let differing = fields.filter { field, value in task.value(of: field) != value }
         guard !differing.isEmpty else { return [] }
         for (field, value) in differing where !field.accepts(value) {
             throw TaskInputError("'\(Sanitizer.visible(value.description))' is not a valid \(field.rawValue)")
@@ -55,7 +57,7 @@ struct WriteSession {
             changes.append(FieldChange(task: task.id, field: field, value: value, version: version))
         }
         try TaskRow.save(task, db)
-        try Outbox.append(changes, task: task.id, db)
+        try Outbox.append(changes, task: task.id, encoder: encoder, db)
         return changes
     }
 

@@ -45,10 +45,11 @@ enum TaskRow {
 
     /// Inserts or replaces the row of `task`.
     static func save(_ t: TaskItem, _ db: Database) throws {
-        try db.execute(sql: """
+        let statement = try db.cachedStatement(sql: """
             INSERT OR REPLACE INTO task (\(columns), modified)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [
+            """)
+        try statement.execute(arguments: [
                 t.id.rawValue, t.title, t.notes, t.urgency?.rawValue, t.importance?.rawValue, t.duration?.minutes,
                 t.category, t.due?.description, t.completedAt, t.nextUpPosition, t.deleted, t.created,
                 t.source, t.externalID, encodeVersions(t.versions), t.modified.rawValue,
@@ -56,7 +57,8 @@ enum TaskRow {
     }
 
     static func fetchOne(_ db: Database, id: TaskID) throws -> TaskItem? {
-        try Row.fetchOne(db, sql: "SELECT \(columns) FROM task WHERE id = ?", arguments: [id.rawValue]).flatMap(decode)
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM task WHERE id = ?")
+        return try Row.fetchOne(statement, arguments: [id.rawValue]).flatMap(decode)
     }
 
     static func fetchAll(_ db: Database, where clause: String = "1", arguments: StatementArguments = [], order: String? = nil) throws -> [TaskItem] {

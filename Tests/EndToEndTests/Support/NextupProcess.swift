@@ -1,0 +1,84 @@
+import Foundation
+
+/// Runs the built `nextup` binary as a separate process, as a person's shell
+/// would. The binary is `$NEXTUP_BIN` (set by `make test`), else the debug
+/// build in this package's `.build` folder.
+struct NextupProcess {
+    struct Result: CustomStringConvertible {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+        /// stdout without the trailing newline.
+        var out: String { stdout.trimmingCharacters(in: .newlines) }
+    }
+
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["NEXTUP_BIN"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        // Tests/EndToEndTests/Support/NextupProcess.swift → package root.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/nextup")
+    }
+
+    /// The environment every run gets: a private HOME and no inherited store,
+    /// peer or config, plus `extra`.
+    var environment: [String: String]
+
+    init(home: URL, extra: [String: String] = [:]) {
+        var env = ProcessInfo.processInfo.environment
+        for key in ["NEXTUP_HOME", "NEXTUP_PEER", "NEXTUP_CONFIG", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "COLUMNS"] {
+            env.removeValue(forKey: key)
+        }
+        env["HOME"] = home.path
+        env["NO_COLOR"] = "1"
+        for (k, v) in extra { env[k] = v }
+        environment = env
+    }
+
+    /// Runs `nextup args…`, feeding `stdin`, and waits for it.
+    @discardableResult
+    func run(_ args: [String], stdin: String? = nil, prefix: [String] = []) throws -> Result {
+        let p = Process()
+        if prefix.isEmpty {
+            p.executableURL = Self.binary
+            p.arguments = args
+        } else {
+            p.executableURL = URL(fileURLWithPath: prefix[0])
+            p.arguments = Array(prefix.dropFirst()) + [Self.binary.path] + args
+        }
+        p.environment = environment
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = input
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes fully before waiting, so a large output cannot block.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    func run(_ args: String...) throws -> Result { try run(args) }
+}
+
+/// A fresh folder under the system temp dir, removed on deinit.
+final class Scratch {
+    let url: URL
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("nextup-e2e-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+    func path(_ name: String) -> URL { url.appendingPathComponent(name) }
+}

@@ -1,0 +1,78 @@
+import Testing
+@testable import NextUpCore
+
+@Suite struct ValueParsingTests {
+    @Test(arguments: [("30m", 30), ("1h", 60), ("1h30m", 90), ("90", 90), ("2d", 2880), ("1H", 60), (" 45m ", 45), ("7d", 10_080)])
+    func durationsParse(text: String, minutes: Int) throws {
+        #expect(try TaskDuration.parse(text).minutes == minutes)
+    }
+
+    @Test(arguments: ["abc", "0", "99999", "", "1x", "m", "30m1h", "1h1h", "-5", "1.5h", "8d", "99999999999999999999"])
+    func badDurationsAreRefused(text: String) {
+        #expect(throws: TaskInputError.self) { try TaskDuration.parse(text) }
+    }
+
+    @Test func durationsFormatCompactly() throws {
+        #expect(try TaskDuration(minutes: 45).description == "45m")
+        #expect(try TaskDuration(minutes: 120).description == "2h")
+        #expect(try TaskDuration(minutes: 90).description == "1h30m")
+        #expect(try TaskDuration.parse(TaskDuration(minutes: 10_080).description).minutes == 10_080)
+    }
+
+    @Test func dueDatesParseAndCheckTheCalendar() throws {
+        #expect(try DueDate.parse("2028-02-29").description == "2028-02-29")
+        #expect(throws: TaskInputError.self) { try DueDate.parse("2026-02-29") }
+        #expect(throws: TaskInputError.self) { try DueDate.parse("2026-13-45") }
+        #expect(throws: TaskInputError.self) { try DueDate.parse("2026-1-5") }
+        #expect(throws: TaskInputError.self) { try DueDate.parse("tomorrow") }
+        #expect(throws: TaskInputError.self) { try DueDate.parse("2100-02-29") }
+    }
+
+    @Test func epochDaysRoundTrip() throws {
+        for day in stride(from: Int64(-800_000), through: 2_900_000, by: 997) {
+            let d = DueDate(epochDay: day)
+            #expect(d.epochDay == day)
+        }
+        #expect(try DueDate.parse("1970-01-01").epochDay == 0)
+        #expect(try DueDate.parse("2000-03-01").epochDay == 11_017)
+    }
+
+    @Test func importanceAndUrgencyParse() throws {
+        #expect(try Importance.parse("3") == .high)
+        #expect(try Importance.parse("low") == .low)
+        #expect(throws: TaskInputError.self) { try Importance.parse("7") }
+        #expect(try Urgency.parse("not-urgent") == .notUrgent)
+        #expect(throws: TaskInputError.self) { try Urgency.parse("soon") }
+    }
+
+    @Test func titlesAreTrimmedAndFoldedAndNeverEmpty() throws {
+        #expect(try TaskText.title("  two\nlines\r\nhere ") == "two lines  here")
+        #expect(throws: TaskInputError.self) { try TaskText.title(" \n\t ") }
+        #expect(throws: TaskInputError.self) { try TaskText.title(String(repeating: "x", count: 1_001)) }
+    }
+
+    @Test func timestampsRoundTripThroughRFC3339() {
+        for ms: Int64 in [0, 1_763_000_000_123, 951_782_400_000, 4_102_444_799_999] {
+            #expect(Timestamps.parse(Timestamps.rfc3339(ms)) == ms)
+        }
+        #expect(Timestamps.rfc3339(0) == "1970-01-01T00:00:00.000Z")
+        #expect(Timestamps.parse("2026-11-22T10:00:00+02:00") == Timestamps.parse("2026-11-22T08:00:00Z"))
+        #expect(Timestamps.parse("yesterday") == nil)
+    }
+
+    @Test func stableIDsAreDeterministicAndDistinct() {
+        #expect(TaskID.stable(from: "a") == TaskID.stable(from: "a"))
+        #expect(TaskID.stable(from: "a") != TaskID.stable(from: "b"))
+    }
+
+    @Test func fieldsRejectMalformedValues() {
+        #expect(TaskField.importance.accepts(.int(2)))
+        #expect(!TaskField.importance.accepts(.int(7)))
+        #expect(!TaskField.title.accepts(.string("")))
+        #expect(!TaskField.due.accepts(.string("2026-02-30")))
+        #expect(!TaskField.deleted.accepts(.string("yes")))
+        #expect(!TaskField.nextUp.accepts(.string("a0")))
+        #expect(TaskField.urgency.accepts(.null))
+        #expect(!TaskField.title.accepts(.null))
+    }
+}

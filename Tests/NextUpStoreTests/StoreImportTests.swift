@@ -1,0 +1,85 @@
+import Foundation
+import NextUpCore
+import Testing
+@testable import NextUpStore
+
+@Suite struct StoreImportTests {
+    let tmp = TemporaryFolder()
+
+    func populated() throws -> TaskStore {
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("a")))
+        var d = try TaskDraft(title: "Everything 日本語")
+        d.urgency = .urgent; d.importance = .high; d.duration = try TaskDuration(minutes: 90)
+        d.category = "Deep Work"; d.due = try DueDate.parse("2026-12-24"); d.notes = "n1\nn2"; d.nextUp = true
+        _ = try store.add(d)
+        var e = try TaskDraft(title: "second in next up"); e.nextUp = true
+        _ = try store.add(e)
+        let done = try store.add(TaskDraft(title: "done"))
+        _ = try store.complete(done.id)
+        let gone = try store.add(TaskDraft(title: "gone"))
+        _ = try store.delete(gone.id)
+        _ = try store.add(TaskDraft(title: "plain"))
+        return store
+    }
+
+    func export(_ store: TaskStore) throws -> [TaskJSON] {
+        let all = try store.allTasks()
+        let next = TaskOrdering.nextUp(all)
+        return next.map(TaskJSON.init) + all.filter { !$0.isNextUp }.map(TaskJSON.init)
+    }
+
+    @Test func exportImportExportGivesTheSameTasksAndReimportChangesNothing() throws {
+        let source = try populated()
+        let exported = try export(source)
+        let target = try TaskStore.open(StoreLocation(folder: tmp.path("b")))
+        let first = try target.importTasks(exported)
+        #expect(first.created == 5)
+        #expect(try export(target) == exported)
+        #expect(try target.nextUp().map(\.title) == ["Everything 日本語", "second in next up"])
+
+        let outbox = try target.outboxCount(after: 0)
+        let versions = try target.allTasks().map(\.versions)
+        let again = try target.importTasks(exported)
+        #expect(again == TaskStore.ImportSummary(created: 0, updated: 0, unchanged: 5))
+        #expect(try target.allTasks().map(\.versions) == versions)
+        #expect(try target.outboxCount(after: 0) == outbox)
+    }
+
+    @Test func importWritesOnlyTheFieldsThatDiffer() throws {
+        let store = try populated()
+        var records = try export(store)
+        let target = records.firstIndex { $0.title == "plain" }!
+        let before = try store.resolve(records[target].id!)
+        records[target].importance = 2
+        let summary = try store.importTasks(records)
+        #expect(summary.updated == 1 && summary.unchanged == 4)
+        let after = try store.resolve(records[target].id!)
+        #expect(after.importance == .medium)
+        #expect(after.versions[.title] == before.versions[.title])
+        #expect(after.versions[.importance] != nil)
+    }
+
+    @Test func oneBadRecordRejectsTheWholeImport() throws {
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("c")))
+        var good = TaskJSON(title: "good")
+        good.importance = 2
+        var bad = TaskJSON(title: "bad")
+        bad.due = "2026-13-45"
+        #expect(throws: TaskInputError.self) { try store.importTasks([good, bad]) }
+        #expect(try store.allTasks().isEmpty)
+        var badTitle = TaskJSON(title: "  ")
+        badTitle.importance = nil
+        #expect(throws: TaskInputError.self) { try store.importTasks([badTitle]) }
+        #expect(throws: TaskInputError.self) { try store.importTasks([good, good]) }
+    }
+
+    @Test func recordsWithoutIDsGetStableIDs() throws {
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("d")))
+        var r = TaskJSON(title: "from elsewhere")
+        r.id = nil; r.source = "todo.txt"; r.externalID = "line-7"
+        #expect(try store.importTasks([r]).created == 1)
+        #expect(try store.importTasks([r]).unchanged == 1)
+        #expect(try store.allTasks().count == 1)
+        #expect(try store.allTasks()[0].externalID == "line-7")
+    }
+}

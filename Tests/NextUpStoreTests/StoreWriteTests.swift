@@ -1,0 +1,136 @@
+import Foundation
+import NextUpCore
+import Testing
+@testable import NextUpStore
+
+@Suite struct StoreWriteTests {
+    let tmp = TemporaryFolder()
+    var location: StoreLocation { StoreLocation(folder: tmp.url) }
+
+    @Test func settingAFieldToItsCurrentValueChangesNothing() throws {
+        let store = try TaskStore.open(location)
+        let task = try store.add(TaskDraft(title: "t"))
+        let first = try store.edit(task.id, set: [(.urgency, .string("urgent"))])
+        #expect(first.isChange)
+        let outboxAfterFirst = try store.outboxCount(after: 0)
+        let second = try store.edit(task.id, set: [(.urgency, .string("urgent"))])
+        #expect(!second.isChange)
+        let stored = try #require(try store.task(task.id))
+        #expect(stored.versions == first.task.versions)
+        #expect(stored.modified == first.task.modified)
+        #expect(try store.outboxCount(after: 0) == outboxAfterFirst)
+    }
+
+    @Test func everyRealWriteGetsANewerVersionAndRecordsItForSync() throws {
+        let store = try TaskStore.open(location)
+        let task = try store.add(TaskDraft(title: "t"))
+        let a = try store.edit(task.id, set: [(.importance, .int(2))])
+        let b = try store.edit(task.id, set: [(.importance, .null)])  // clearing is a real write
+        #expect(b.isChange)
+        #expect(b.task.importance == nil)
+        #expect(b.changes[0].version > a.changes[0].version)
+        let recorded = try store.outbox(after: 0).flatMap(\.changes)
+        #expect(recorded.map(\.field).suffix(2) == [.importance, .importance])
+        #expect(recorded.last?.value == .null)
+    }
+
+    @Test func versionsStayAheadEvenWhenTheWallClockGoesBack() throws {
+        let late = try TaskStore.open(location, clock: FixedClock(millis: 2_000_000))
+        let task = try late.add(TaskDraft(title: "t"))
+        let early = try TaskStore.open(location, clock: FixedClock(millis: 1_000))
+        let edit = try early.edit(task.id, set: [(.title, .string("u"))])
+        #expect(edit.changes[0].version > task.versions[.title]!)
+    }
+
+    @Test func doneDeleteAndRestoreAreVersionedAndRestorable() throws {
+        let store = try TaskStore.open(location)
+        let task = try store.add(TaskDraft(title: "t"))
+        #expect(try store.complete(task.id).isChange)
+        #expect(try !store.complete(task.id).isChange)
+        #expect(try store.openCount() == 0)
+        #expect(try store.reopen(task.id).isChange)
+        #expect(try store.delete(task.id).isChange)
+        #expect(try store.tasks(TaskFilter(scope: .deleted)).map(\.id) == [task.id])
+        #expect(try store.openCount() == 0)
+        #expect(try store.restore(task.id).isChange)
+        #expect(try store.openCount() == 1)
+        #expect(try store.task(task.id)?.title == "t")
+    }
+
+    @Test func invalidValuesAreRefusedWithoutWriting() throws {
+        let store = try TaskStore.open(location)
+        let task = try store.add(TaskDraft(title: "t"))
+        #expect(throws: TaskInputError.self) { try store.edit(task.id, set: [(.importance, .int(7))]) }
+        #expect(try store.task(task.id) == task)
+    }
+
+    @Test func referencesResolveByUniquePrefixOnly() throws {
+        let store = try TaskStore.open(location)
+        let tasks = try (0..<40).map { try store.add(TaskDraft(title: "t\($0)")) }
+        let t = tasks[0]
+        #expect(try store.resolve(t.id.rawValue.uppercased()).id == t.id)
+        let unique = try (4...36).map { String(t.id.rawValue.prefix($0)) }.first { p in
+            tasks.filter { $0.id.rawValue.hasPrefix(p) }.count == 1
+        }!
+        #expect(try store.resolve(unique).id == t.id)
+        #expect(throws: StoreError.badReference("abc")) { try store.resolve("abc") }
+        #expect(throws: StoreError.unknownTask("ffffffff")) { try store.resolve("ffffffff") }
+        // Force an ambiguity: two tasks whose ids share a prefix.
+        let x = TaskID("abcd0000-0000-4000-8000-000000000001")!, y = TaskID("abcd0000-0000-4000-8000-000000000002")!
+        _ = try store.importTasks([TaskJSON(title: "x", id: x), TaskJSON(title: "y", id: y)])
+        #expect { try store.resolve("abcd") } throws: { error in
+            if case .ambiguous(_, let matches) = error as? StoreError { return matches.count == 2 }
+            return false
+        }
+    }
+
+    @Test func nextUpKeepsTheUsersOrder() throws {
+        let store = try TaskStore.open(location)
+        var draft = try TaskDraft(title: "a"); draft.nextUp = true
+        let a = try store.add(draft)
+        draft.title = "b"; let b = try store.add(draft)
+        draft.title = "c"; let c = try store.add(draft)
+        #expect(try store.nextUp().map(\.id) == [a.id, b.id, c.id])
+        _ = try store.moveInNextUp(c.id, by: -2)
+        #expect(try store.nextUp().map(\.id) == [c.id, a.id, b.id])
+        let moved = try store.moveInNextUp(b.id, by: 5)  // already last
+        #expect(!moved.isChange)
+        _ = try store.removeFromNextUp(a.id)
+        #expect(try store.nextUp().map(\.id) == [c.id, b.id])
+        #expect(try store.backlog().map(\.id) == [a.id])
+    }
+
+    @Test func tiedOrderKeysFromTwoReplicasAreReorderable() throws {
+        let store = try TaskStore.open(location)
+        let ids = (1...3).map { TaskID("abcd0000-0000-4000-8000-00000000000\($0)")! }
+        _ = try store.importTasks(ids.map { TaskJSON(title: "t", id: $0) })
+        // Give all three the same key, as concurrent inserts on two replicas can.
+        try store.database.write { db in try db.execute(sql: "UPDATE task SET next_up = 'V'") }
+        _ = try store.moveInNextUp(ids[2], by: -1)
+        #expect(try store.nextUp().map(\.id) == [ids[0], ids[2], ids[1]])
+    }
+
+    @Test func manyStoreObjectsWritingAtOnceLoseNothing() async throws {
+        let location = self.location
+        _ = try TaskStore.open(location)
+        await withTaskGroup(of: Void.self) { group in
+            for i in 0..<8 {
+                group.addTask {
+                    let store = try! TaskStore.open(location)
+                    for j in 0..<10 { _ = try! store.add(TaskDraft(title: "w\(i)-\(j)")) }
+                }
+            }
+        }
+        #expect(try TaskStore.open(location).openCount() == 80)
+    }
+}
+
+extension TaskJSON {
+    /// A minimal record for tests.
+    init(title: String, id: TaskID? = nil) {
+        self.init(TaskItem(id: id ?? TaskID.make()))
+        self.title = title
+        self.created = nil
+        self.modified = nil
+    }
+}
