@@ -10,9 +10,8 @@ public final class StoreBackend: TaskBackend {
 
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
         let filter = query.filter
-        return try store.listIDs(sort: query.sort, keepDone: query.keepDone, nowMillis: nowMillis,
-                                 withTitles: !filter.text.isEmpty,
-                                 include: filter.isEmpty ? { _ in true } : { filter.matches($0) })
+        let narrowing = TaskStore.ListNarrowing(words: filter.words, category: filter.category, tbdOnly: filter.tbdOnly)
+        return try store.listIDs(sort: query.sort, narrowing: narrowing, keepDone: query.keepDone, nowMillis: nowMillis)
     }
 
     public func rows(_ ids: [TaskID]) throws -> [TaskItem] { try store.tasks(ids: ids) }

@@ -46,6 +46,9 @@ public struct ListFilter: Equatable, Sendable {
         return parts.joined(separator: " ")
     }
 
+    /// The text's words, lowercased; each must occur in the title.
+    public var words: [String] { text.lowercased().split(separator: " ").map(String.init) }
+
     /// Whether a task passes. Text words must all occur in the title; the
     /// category matches case-insensitively.
     public func matches(_ task: TaskItem) -> Bool {
@@ -53,7 +56,7 @@ public struct ListFilter: Equatable, Sendable {
         if let category, task.category?.lowercased() != category.lowercased() { return false }
         if !text.isEmpty {
             let title = task.title.lowercased()
-            for word in text.lowercased().split(separator: " ") where !title.contains(word) { return false }
+            for word in words where !title.contains(word) { return false }
         }
         return true
     }
