@@ -1,0 +1,182 @@
+import Foundation
+import GRDB
+import NextUpCore
+
+/// The store-side transactions of peer-folder sync (DESIGN.md §5).
+///
+/// Sync state — each peer log's cursor, this replica's own-log state — lives
+/// in the `meta` table under keys starting with ``syncKeyPrefix``, in the same
+/// SQLite file as the tasks, and is changed in the same transaction as the
+/// changes it covers. A fresh (or deleted and recreated) store therefore has
+/// no cursor and reads everything.
+extension TaskStore {
+    /// Every sync-state key in `meta` starts with this.
+    public static let syncKeyPrefix = "sync."
+
+    /// What merging a batch of remote changes did.
+    public struct RemoteMergeResult: Sendable, Equatable {
+        /// Changes that won and were written.
+        public var applied = 0
+        /// Changes already held at that version or a newer one.
+        public var superseded = 0
+        /// Changes with a value their field does not accept (never written).
+        public var rejected = 0
+        /// The tasks that changed, in first-change order.
+        public var changedTasks: [TaskID] = []
+        /// Changes that won although this replica's own id wrote them: this
+        /// store never made them, so another store uses the same id (it was
+        /// copied). Changes already held are not counted.
+        public var foreignChangesUnderOwnID = 0
+        /// The greatest timestamp among the changes (zero when none).
+        public var newestTimestamp: HybridTimestamp = .zero
+
+        public init() {}
+    }
+
+    /// Merges remote changes field by field and applies sync-state updates, in
+    /// one IMMEDIATE transaction.
+    ///
+    /// Contract: each (task, field) ends holding the change with the greatest
+    /// version among the one it held and those given (``Merge``); nothing is
+    /// recorded in the outbox (remote changes are not local changes); the
+    /// hybrid clock moves past every timestamp seen, so a later local edit
+    /// wins over them; `state` entries are set (nil: removed) in the same
+    /// transaction, so a cursor never runs ahead of, or behind, what it covers.
+    ///
+    /// - Parameter state: sync-state updates; every key must start with
+    ///   ``syncKeyPrefix``.
+    public func mergeRemote(_ changes: [FieldChange], state: [String: String?] = [:]) throws -> RemoteMergeResult {
+        precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
+        return try syncTransaction { db in
+            let replica = try Self.replicaID(db)
+            var result = RemoteMergeResult()
+            var order: [TaskID] = []
+            var byTask: [TaskID: [FieldChange]] = [:]
+            for change in changes {
+                if byTask[change.task] == nil { order.append(change.task) }
+                byTask[change.task, default: []].append(change)
+                if change.version.timestamp > result.newestTimestamp { result.newestTimestamp = change.version.timestamp }
+            }
+            for id in order {
+                var task = try TaskRow.fetchOne(db, id: id) ?? TaskItem(id: id)
+                var changed = false
+                for change in byTask[id]! {
+                    switch Merge.apply(change, to: &task) {
+                    case .applied:
+                        result.applied += 1
+                        changed = true
+                        if change.version.replica == replica { result.foreignChangesUnderOwnID += 1 }
+                    case .superseded: result.superseded += 1
+                    case .rejected: result.rejected += 1
+                    }
+                }
+                if changed {
+                    try TaskRow.save(task, db)
+                    result.changedTasks.append(id)
+                }
+            }
+            if result.newestTimestamp > .zero {
+                let last = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
+                if result.newestTimestamp.rawValue > last {
+                    try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock'", arguments: [String(result.newestTimestamp.rawValue)])
+                }
+            }
+            try Self.applySyncState(state, db)
+            return result
+        }
+    }
+
+    /// The sync-state entries whose keys start with `prefix` (itself starting
+    /// with ``syncKeyPrefix``).
+    public func syncState(prefix: String = TaskStore.syncKeyPrefix) throws -> [String: String] {
+        precondition(prefix.hasPrefix(Self.syncKeyPrefix))
+        return try database.read { db in
+            var out: [String: String] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT key, value FROM meta WHERE key >= ? AND key < ?",
+                                           arguments: [prefix, prefix + "\u{10FFFF}"])
+            while let row = try rows.next() { out[row[0]] = row[1] }
+            return out
+        }
+    }
+
+    /// Sets (nil: removes) sync-state entries and forgets the outbox up to and
+    /// including `seq` (when given), in one transaction: how an upload records
+    /// that its changes are safe in this replica's log.
+    public func updateSyncState(_ state: [String: String?], pruningOutboxThrough seq: Int64? = nil) throws {
+        precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
+        try syncTransaction { db in
+            if let seq { try db.execute(sql: "DELETE FROM outbox WHERE seq <= ?", arguments: [seq]) }
+            try Self.applySyncState(state, db)
+        }
+    }
+
+    /// The newest outbox sequence number (0 when the outbox is empty).
+    public func newestOutboxSeq() throws -> Int64 {
+        try database.read { db in try Int64.fetchOne(db, sql: "SELECT max(seq) FROM outbox") ?? 0 }
+    }
+
+    /// Gives this store a new replica id, because another store turned out to
+    /// write with the same one (the store was copied). Existing versions are
+    /// kept as they are (nothing is lost); every later local write uses the
+    /// new id. Removes the sync-state entries starting with `forgetting` in the
+    /// same transaction.
+    public func adoptNewReplicaID(forgetting prefix: String) throws -> ReplicaID {
+        precondition(prefix.hasPrefix(Self.syncKeyPrefix))
+        return try syncTransaction { db in
+            let fresh = ReplicaID.make()
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'replica_id'", arguments: [fresh.rawValue])
+            try db.execute(sql: "DELETE FROM meta WHERE key >= ? AND key < ?", arguments: [prefix, prefix + "\u{10FFFF}"])
+            return fresh
+        }
+    }
+
+    /// Hands every task (deleted ones included), `batchSize` at a time in id
+    /// order, to `body`, all from one consistent read of the store.
+    public func forEachTaskBatch(size batchSize: Int = 1_000, _ body: ([TaskItem]) throws -> Void) throws {
+        try database.read { db in
+            var batch: [TaskItem] = []
+            batch.reserveCapacity(batchSize)
+            let rows = try Row.fetchCursor(db, sql: "SELECT \(TaskRow.columns) FROM task ORDER BY id")
+            while let row = try rows.next() {
+                if let task = TaskRow.decode(row) { batch.append(task) }
+                if batch.count >= batchSize {
+                    try body(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            if !batch.isEmpty { try body(batch) }
+        }
+    }
+
+    /// The number of tasks, deleted ones included.
+    public func taskCount() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM task") ?? 0 }
+    }
+
+    // MARK: -
+
+    private func syncTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try database.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                return result!
+            }
+        } catch let error as DatabaseError {
+            throw Self.storeError(error, path: location.databaseURL.path, folder: location.folder.path)
+        }
+    }
+
+    private static func applySyncState(_ state: [String: String?], _ db: Database) throws {
+        for (key, value) in state {
+            if let value {
+                try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import NextUpCore
+
+/// What one sync cycle did, for the `sync` command's output and the status bar.
+public struct SyncReport: Sendable, Equatable {
+    /// Why this replica rewrote its whole log.
+    public enum RewriteReason: String, Sendable, Equatable {
+        case firstSync = "first sync"
+        case missing = "it was missing"
+        case replaced = "it was replaced or damaged"
+        case compaction = "compaction"
+        case copiedStore = "the store was copied; new replica id"
+    }
+
+    /// Local field changes appended to this replica's log.
+    public var uploaded = 0
+    /// Remote field changes that won and were merged into the store.
+    public var merged = 0
+    /// The tasks those changes touched.
+    public var changedTasks: Set<TaskID> = []
+    /// Replicas whose logs were found readable.
+    public var peers: Set<ReplicaID> = []
+    /// Peer files read from their start, with why.
+    public var fullReads: [String: String] = [:]
+    /// Everything skipped, damaged or odd, in plain words.
+    public var issues: [LogIssue] = []
+    /// Conflict copies merged and renamed aside.
+    public var conflictCopiesMerged: [String] = []
+    /// Set when this replica's whole log was rewritten.
+    public var ownLogRewritten: RewriteReason?
+    /// Set when the store turned out to be a copy and took a new replica id.
+    public var newReplicaID: ReplicaID?
+    /// Peer files holding timestamps far ahead of this machine's clock
+    /// (accepted and merged anyway), with how far ahead in milliseconds.
+    public var clockSkew: [String: Int64] = [:]
+    /// Remote changes under this replica's own id that this store never made.
+    public var foreignChangesUnderOwnID = 0
+    /// Bytes this cycle wrote to the peer folder.
+    public var bytesWritten: Int64 = 0
+
+    public init() {}
+
+    /// Whether the store's tasks or identity changed.
+    public var changedStore: Bool { merged > 0 || newReplicaID != nil }
+
+    /// A human summary, one line each, for `nextup sync`.
+    public var lines: [String] {
+        var out: [String] = []
+        let peerWord = peers.count == 1 ? "peer" : "peers"
+        out.append("uploaded \(uploaded) change\(uploaded == 1 ? "" : "s"); merged \(merged) change\(merged == 1 ? "" : "s") into \(changedTasks.count) task\(changedTasks.count == 1 ? "" : "s") from \(peers.count) \(peerWord)")
+        if let reason = ownLogRewritten { out.append("rewrote this replica's log (\(reason.rawValue))") }
+        if let id = newReplicaID { out.append("this store is a copy of another one: it now uses replica id \(id) (nothing was lost)") }
+        for (file, reason) in fullReads.sorted(by: { $0.key < $1.key }) { out.append("read \(file) from the start (\(reason))") }
+        for name in conflictCopiesMerged { out.append("merged conflict copy \(name) and renamed it aside") }
+        for (file, ahead) in clockSkew.sorted(by: { $0.key < $1.key }) {
+            out.append("warning: \(file) holds changes \(Self.duration(ahead)) ahead of this machine's clock (merged anyway); check the clocks")
+        }
+        for issue in issues { out.append("skipped: \(issue.description)") }
+        return out
+    }
+
+    static func duration(_ millis: Int64) -> String {
+        let seconds = millis / 1000
+        if seconds < 120 { return "\(seconds) s" }
+        if seconds < 7_200 { return "\(seconds / 60) min" }
+        if seconds < 172_800 { return "\(seconds / 3_600) h" }
+        return "\(seconds / 86_400) days"
+    }
+}

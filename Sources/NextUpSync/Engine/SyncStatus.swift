@@ -1,0 +1,27 @@
+/// A snapshot of the background sync's state, for the status bar.
+public struct SyncStatus: Sendable, Equatable {
+    /// When the last cycle finished without error (ms since the epoch).
+    public var lastSuccessMillis: Int64?
+    /// Other replicas whose logs the last cycle found.
+    public var peersSeen = 0
+    /// Local changes not yet in this replica's log.
+    public var pendingLocalChanges = 0
+    /// Why the last cycle failed, in plain words (nil after a success), e.g.
+    /// "peer folder /mnt/share does not exist (is it mounted?); …".
+    public var lastError: String?
+    /// Set when a peer's changes carry timestamps far ahead of this machine's
+    /// clock (they are merged anyway), e.g. "nextup-….log is 2 h ahead".
+    public var skewWarning: String?
+    /// Whether a cycle is running right now.
+    public var isSyncing = false
+
+    public init() {}
+
+    /// Equal apart from the time of the last success.
+    func sameApartFromTime(_ other: SyncStatus) -> Bool {
+        var a = self, b = other
+        a.lastSuccessMillis = nil
+        b.lastSuccessMillis = nil
+        return a == b
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import NextUpCore
+
+/// The result of decoding a run of complete lines.
+public struct LogScan: Sendable {
+    /// The good records, in file order.
+    public var records: [LogRecord] = []
+    /// Every damaged line or field met, in file order.
+    public var issues: [LogIssue] = []
+    /// The absolute offset just past the last complete line decoded: where the
+    /// next read of this file starts.
+    public var end: Int64
+
+    public init(end: Int64) { self.end = end }
+}
+
+/// Decodes log lines. Never throws and never stops at a bad line: each line
+/// is verified on its own (UTF-8, length, checksum, then shape), so a damaged
+/// line costs only itself.
+public struct LogDecoder {
+    /// The file being read (for issues).
+    public let file: String
+    /// The replica whose log this is: the owner of shortened versions.
+    public let owner: ReplicaID
+    private let json = JSONDecoder()
+
+    public init(file: String, owner: ReplicaID) {
+        self.file = file
+        self.owner = owner
+    }
+
+    // MARK: Header
+
+    /// Finds and decodes the header at the start of a file.
+    ///
+    /// - Parameter prefix: the file's first bytes (up to ``LogFormat/maxHeaderLength``).
+    /// - Returns: the header and the offset just past its line, or why the file
+    ///   is not a log this code can read.
+    public static func header(in prefix: some Collection<UInt8>, file: String) -> Result<(LogHeader, Int64), LogIssue> {
+        let bytes = Array(prefix)
+        func fail(_ kind: LogIssue.Kind) -> Result<(LogHeader, Int64), LogIssue> { .failure(LogIssue(file: file, offset: nil, kind: kind)) }
+        if bytes.isEmpty { return fail(.emptyFile) }
+        guard let newline = bytes.firstIndex(of: 0x0A) else {
+            return fail(bytes.count >= LogFormat.maxHeaderLength ? .notALog("no header line") : .notALog("the header line is incomplete"))
+        }
+        let line = bytes[..<newline]
+        guard String(validating: line, as: UTF8.self) != nil else { return fail(.notALog("header is not valid UTF-8")) }
+        guard let wire = try? JSONDecoder().decode(WireHeader.self, from: Data(line)) else { return fail(.notALog("header is not JSON")) }
+        guard wire.format == LogFormat.name else { return fail(.notALog("format is not \(LogFormat.name)")) }
+        guard let version = wire.version, version >= 1 else { return fail(.notALog("no format version")) }
+        if version > LogFormat.version { return fail(.newerVersion(version)) }
+        guard verifiedChecksum(line) else { return fail(.notALog("header checksum mismatch")) }
+        guard let replica = wire.replica.flatMap(ReplicaID.init), replica.rawValue == wire.replica else { return fail(.notALog("no valid replica id")) }
+        guard let generation = wire.generation, !generation.isEmpty, generation.count <= 100 else { return fail(.notALog("no generation")) }
+        let previous = wire.previous_replica.flatMap(ReplicaID.init)
+        let header = LogHeader(replica: replica, generation: generation, created: wire.created ?? 0, previousReplica: previous, version: version)
+        return .success((header, Int64(newline + 1)))
+    }
+
+    // MARK: Lines
+
+    /// Decodes every complete line in `bytes`, which start at absolute offset
+    /// `offset` on a line boundary. Bytes after the last newline are left for a
+    /// later read (``LogScan/end`` stops before them).
+    public func scan(_ bytes: some RandomAccessCollection<UInt8>, at offset: Int64) -> LogScan {
+        let buffer = Array(bytes)
+        var result = LogScan(end: offset)
+        var lineStart = 0
+        while let newline = buffer[lineStart...].firstIndex(of: 0x0A) {
+            decodeLine(buffer[lineStart..<newline], at: offset + Int64(lineStart), into: &result)
+            lineStart = newline + 1
+            result.end = offset + Int64(lineStart)
+        }
+        return result
+    }
+
+    /// Decodes one line (without its newline), appending a record or issues.
+    public func decodeLine(_ line: ArraySlice<UInt8>, at offset: Int64, into result: inout LogScan) {
+        func issue(_ kind: LogIssue.Kind) { result.issues.append(LogIssue(file: file, offset: offset, kind: kind)) }
+        if line.isEmpty || line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return }
+        if line.count > LogFormat.maxLineLength { return issue(.lineTooLong(bytes: Int64(line.count))) }
+        guard String(validating: line, as: UTF8.self) != nil else { return issue(.invalidUTF8) }
+        guard Self.verifiedChecksum(line) else { return issue(.checksumMismatch) }
+        guard let wire = try? json.decode(WireRecord.self, from: Data(line)) else { return issue(.malformed("not a task change")) }
+        guard let task = TaskID(wire.task), task.rawValue == wire.task else { return issue(.malformed("invalid task id")) }
+        var changes: [FieldChange] = []
+        for (name, pair) in wire.set.sorted(by: { $0.key < $1.key }) {
+            guard let field = TaskField(rawValue: name) else {
+                issue(.invalidField("unknown field \"\(Sanitized.short(name))\" in task \(task.short)"))
+                continue
+            }
+            guard let value = pair.value, let versionText = pair.version, let version = parseVersion(versionText) else {
+                issue(.invalidField("field \(name) of task \(task.short) has no valid value and version"))
+                continue
+            }
+            guard field.accepts(value) else {
+                issue(.invalidField("field \(name) of task \(task.short) has an invalid value"))
+                continue
+            }
+            changes.append(FieldChange(task: task, field: field, value: value, version: version))
+        }
+        if wire.set.isEmpty { return issue(.malformed("no field changes")) }
+        if !changes.isEmpty { result.records.append(LogRecord(task: task, changes: changes.sorted { $0.field < $1.field })) }
+    }
+
+    private func parseVersion(_ text: String) -> Version? {
+        if text.contains("@") { return Version(encoded: text) }
+        return Version(encoded: text + "@" + owner.rawValue)
+    }
+
+    /// Whether a line ends with a checksum member matching the rest of it.
+    static func verifiedChecksum(_ line: some Collection<UInt8>) -> Bool {
+        let bytes = Array(line)
+        let suffixLength = JSONText.checksumSuffixLength
+        guard bytes.count > suffixLength + 1 else { return false }
+        let suffixStart = bytes.count - suffixLength
+        let prefix = Array(",\"crc\":\"".utf8)
+        guard Array(bytes[suffixStart..<(suffixStart + prefix.count)]) == prefix,
+              bytes[bytes.count - 2] == UInt8(ascii: "\""), bytes[bytes.count - 1] == UInt8(ascii: "}") else { return false }
+        let hexBytes = bytes[(suffixStart + prefix.count)..<(bytes.count - 2)]
+        guard let expected = UInt32(String(decoding: hexBytes, as: UTF8.self), radix: 16) else { return false }
+        var object = Array(bytes[..<suffixStart])
+        object.append(UInt8(ascii: "}"))
+        return CRC32.checksum(object) == expected
+    }
+}
+
+/// Short, printable excerpts of untrusted names for messages.
+enum Sanitized {
+    static func short(_ text: String) -> String {
+        let visible = String(text.unicodeScalars.prefix(40).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+        return text.unicodeScalars.count > 40 ? visible + "…" : visible
+    }
+}
+
+private struct WireHeader: Decodable {
+    var format: String?
+    var version: Int?
+    var replica: String?
+    var generation: String?
+    var created: Int64?
+    var previous_replica: String?
+}
+
+private struct WireRecord: Decodable {
+    var task: String
+    var set: [String: WirePair]
+}
+
+/// `[value, version]`, decoded leniently so one bad field does not hide the others.
+private struct WirePair: Decodable {
+    var value: FieldValue?
+    var version: String?
+
+    init(from decoder: Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        value = try container.decode(Lenient.self).value
+        version = try container.decode(Lenient.self).value?.stringValue
+        if !container.isAtEnd { value = nil }
+    }
+}
+
+private struct Lenient: Decodable {
+    var value: FieldValue?
+    init(from decoder: Decoder) throws { value = try? FieldValue(from: decoder) }
+}

@@ -1,0 +1,98 @@
+import NextUpCore
+
+/// Reads one log file of the peer folder in bounded chunks, so that a large
+/// file never has to fit in memory at once and a monstrous line costs only a
+/// skip.
+public struct LogFileReader {
+    public let folder: any PeerFolder
+    /// Bytes read at a time; larger than ``LogFormat/maxLineLength`` so that a
+    /// legitimate line always fits in one chunk.
+    public let chunkSize: Int
+
+    public init(folder: any PeerFolder, chunkSize: Int = 2 * LogFormat.maxLineLength) {
+        precondition(chunkSize > LogFormat.maxLineLength)
+        self.folder = folder
+        self.chunkSize = chunkSize
+    }
+
+    /// Reads and decodes the header of `name`.
+    public func header(of name: String) -> Result<(LogHeader, Int64), LogIssue> {
+        do {
+            // A header is a few hundred bytes: read a little, more only if needed.
+            var prefix = try folder.read(name, at: 0, count: 4_096)
+            if prefix.count == 4_096 && !prefix.contains(0x0A) {
+                prefix = try folder.read(name, at: 0, count: LogFormat.maxHeaderLength)
+            }
+            return LogDecoder.header(in: prefix, file: name)
+        } catch {
+            return .failure(LogIssue(file: name, offset: nil, kind: .unreadable(String(describing: error))))
+        }
+    }
+
+    /// What one pass over a file found beyond its records.
+    public struct Outcome: Sendable {
+        /// Just past the last complete line read: the new cursor.
+        public var end: Int64
+        /// A line the file ends inside of, if any (reported, not consumed).
+        public var incompleteTail: LogIssue?
+    }
+
+    /// Reads every complete line from `offset` (a line boundary after the
+    /// header) up to `size`, handing each chunk's decoded records and issues
+    /// to `consume` in file order; each chunk's ``LogScan/end`` is a safe
+    /// cursor once that chunk is merged.
+    public func readLines(of name: String, owner: ReplicaID, from offset: Int64, upTo size: Int64,
+                          consume: (LogScan) throws -> Void) throws -> Outcome {
+        let decoder = LogDecoder(file: name, owner: owner)
+        var position = offset
+        while position < size {
+            let want = Int(min(Int64(chunkSize), size - position))
+            let bytes = try folder.read(name, at: position, count: want)
+            if bytes.isEmpty { break }
+            let scan = decoder.scan(bytes, at: position)
+            if scan.end > position {
+                try consume(scan)
+                position = scan.end
+                continue
+            }
+            // No complete line in a whole chunk.
+            if bytes.count < chunkSize || position + Int64(bytes.count) >= size {
+                return Outcome(end: position, incompleteTail: LogIssue(file: name, offset: position, kind: .incompleteLastLine(bytes: size - position)))
+            }
+            // A line longer than a chunk: find its end and skip it.
+            guard let lineEnd = try findNewline(in: name, from: position + Int64(bytes.count), upTo: size) else {
+                return Outcome(end: position, incompleteTail: LogIssue(file: name, offset: position, kind: .incompleteLastLine(bytes: size - position)))
+            }
+            var skipped = LogScan(end: lineEnd + 1)
+            skipped.issues.append(LogIssue(file: name, offset: position, kind: .lineTooLong(bytes: lineEnd - position)))
+            try consume(skipped)
+            position = lineEnd + 1
+        }
+        return Outcome(end: position, incompleteTail: nil)
+    }
+
+    private func findNewline(in name: String, from start: Int64, upTo size: Int64) throws -> Int64? {
+        var position = start
+        while position < size {
+            let bytes = try folder.read(name, at: position, count: Int(min(Int64(chunkSize), size - position)))
+            if bytes.isEmpty { return nil }
+            if let index = bytes.firstIndex(of: 0x0A) { return position + Int64(index) }
+            position += Int64(bytes.count)
+        }
+        return nil
+    }
+
+    /// The offset just past the last newline of `name` at or before `size`
+    /// (0 when there is none): where a writer cuts a torn tail back to.
+    public func lastLineBoundary(of name: String, size: Int64) throws -> Int64 {
+        var end = size
+        let block: Int64 = 64 * 1024
+        while end > 0 {
+            let start = max(0, end - block)
+            let bytes = try folder.read(name, at: start, count: Int(end - start))
+            if let index = bytes.lastIndex(of: 0x0A) { return start + Int64(index) + 1 }
+            end = start
+        }
+        return 0
+    }
+}

@@ -1,0 +1,141 @@
+import NextUpCore
+import NextUpStore
+import Synchronization
+
+/// A ``SyncStorage`` held in memory: the fake for tests, with the same
+/// semantics as the real store — including conditional local writes with a
+/// hybrid clock and an outbox, so that many replicas can be simulated fast.
+public final class InMemorySyncStorage: SyncStorage {
+    private struct State {
+        var replica: ReplicaID
+        var clock = HybridClock()
+        var tasks: [TaskID: TaskItem] = [:]
+        var outbox: [(seq: Int64, change: FieldChange)] = []
+        var nextSeq: Int64 = 1
+        var ownLog: OwnLogState?
+        var cursors: [String: PeerCursor] = [:]
+    }
+
+    private let state: Mutex<State>
+    /// The physical clock local writes read.
+    public let clock: any PhysicalClock
+
+    public init(replica: ReplicaID = .make(), clock: any PhysicalClock = SystemClock()) {
+        state = Mutex(State(replica: replica))
+        self.clock = clock
+    }
+
+    // MARK: Local writes (what the store's intent-named methods do)
+
+    /// Sets fields of a task as a local edit: conditional (fields already
+    /// holding the value are skipped), versioned from the hybrid clock, and
+    /// recorded as pending. Returns the changes made.
+    @discardableResult
+    public func write(_ id: TaskID, _ fields: [(TaskField, FieldValue)], now: Int64? = nil) -> [FieldChange] {
+        let now = now ?? clock.nowMillis()
+        return state.withLock { s in
+            var task = s.tasks[id] ?? TaskItem(id: id)
+            let differing = fields.filter { task.value(of: $0.0) != $0.1 && $0.0.accepts($0.1) }
+            guard !differing.isEmpty else { return [] }
+            if let newest = task.versions.values.max() { s.clock.observe(newest.timestamp) }
+            let version = Version(timestamp: s.clock.tick(now: now), replica: s.replica)
+            var changes: [FieldChange] = []
+            for (field, value) in differing {
+                task.set(field, to: value)
+                task.versions[field] = version
+                let change = FieldChange(task: id, field: field, value: value, version: version)
+                changes.append(change)
+                s.outbox.append((s.nextSeq, change))
+            }
+            s.nextSeq += 1
+            s.tasks[id] = task
+            return changes
+        }
+    }
+
+    /// Every task, by id.
+    public var tasks: [TaskID: TaskItem] { state.withLock { $0.tasks } }
+
+    /// The task with this id.
+    public func task(_ id: TaskID) -> TaskItem? { state.withLock { $0.tasks[id] } }
+
+    /// Loses everything (a deleted store); a new store gets a new replica id.
+    public func reset(replica: ReplicaID = .make()) { state.withLock { $0 = State(replica: replica) } }
+
+    // MARK: SyncStorage
+
+    public func replicaID() throws -> ReplicaID { state.withLock { $0.replica } }
+
+    public func pendingLocalChanges(limit: Int) throws -> PendingLocalChanges {
+        state.withLock { s in
+            var changes: [FieldChange] = []
+            var through: Int64?
+            var records = 0
+            for entry in s.outbox {
+                if entry.seq != through {
+                    if records == limit { break }
+                    records += 1
+                }
+                changes.append(entry.change)
+                through = entry.seq
+            }
+            return PendingLocalChanges(changes: changes, through: through)
+        }
+    }
+
+    public func pendingLocalChangeCount() throws -> Int {
+        state.withLock { Set($0.outbox.map(\.seq)).count }
+    }
+
+    public func newestLocalChangeSeq() throws -> Int64 { state.withLock { $0.outbox.last?.seq ?? 0 } }
+
+    public func recordUpload(through seq: Int64?, ownLog: OwnLogState?) throws {
+        state.withLock { s in
+            if let seq { s.outbox.removeAll { $0.seq <= seq } }
+            s.ownLog = ownLog
+        }
+    }
+
+    public func ownLogState() throws -> OwnLogState? { state.withLock { $0.ownLog } }
+
+    public func cursors() throws -> [String: PeerCursor] { state.withLock { $0.cursors } }
+
+    public func merge(_ changes: [FieldChange], cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult {
+        state.withLock { s in
+            var result = TaskStore.RemoteMergeResult()
+            for change in changes {
+                if change.version.timestamp > result.newestTimestamp { result.newestTimestamp = change.version.timestamp }
+                var task = s.tasks[change.task] ?? TaskItem(id: change.task)
+                switch Merge.apply(change, to: &task) {
+                case .applied:
+                    result.applied += 1
+                    if change.version.replica == s.replica { result.foreignChangesUnderOwnID += 1 }
+                    if !result.changedTasks.contains(change.task) { result.changedTasks.append(change.task) }
+                    s.tasks[change.task] = task
+                case .superseded: result.superseded += 1
+                case .rejected: result.rejected += 1
+                }
+            }
+            s.clock.observe(result.newestTimestamp)
+            if let cursor { s.cursors[cursor.file] = cursor.cursor }
+            return result
+        }
+    }
+
+    public func forEachTaskBatch(_ body: ([TaskItem]) throws -> Void) throws {
+        let all = state.withLock { $0.tasks.values.sorted { $0.id < $1.id } }
+        var index = 0
+        while index < all.count {
+            try body(Array(all[index..<min(all.count, index + 1_000)]))
+            index += 1_000
+        }
+    }
+
+    public func adoptNewReplicaID() throws -> ReplicaID {
+        state.withLock { s in
+            s.replica = .make()
+            s.ownLog = nil
+            return s.replica
+        }
+    }
+}

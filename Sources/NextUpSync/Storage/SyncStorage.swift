@@ -1,0 +1,84 @@
+import NextUpCore
+import NextUpStore
+
+/// What the sync engine needs from the store, and nothing more: the narrow
+/// edge between the engine and the database. ``TaskStoreSyncStorage`` is the
+/// real one, ``InMemorySyncStorage`` the fake; one contract suite runs against
+/// both. Contract:
+/// - ``merge(_:cursor:)`` is one transaction: each field ends at the greatest
+///   version (``Merge``), the hybrid clock moves past every timestamp merged,
+///   nothing is added to the pending local changes, and the cursor (when
+///   given) is stored with it — all or nothing.
+/// - ``pendingLocalChanges(limit:)`` returns local changes not yet recorded as
+///   uploaded, oldest first; ``recordUpload(through:ownLog:)`` forgets those up
+///   to a sequence number and stores the own-log state, in one transaction.
+/// - Cursors and own-log state live with the data: a new store has none.
+/// - ``adoptNewReplicaID()`` keeps every task and version, makes later local
+///   writes use a new id, and forgets the own-log state.
+public protocol SyncStorage: AnyObject, Sendable {
+    func replicaID() throws -> ReplicaID
+    func pendingLocalChanges(limit: Int) throws -> PendingLocalChanges
+    func pendingLocalChangeCount() throws -> Int
+    /// The sequence number of the newest local change (0 when none is pending).
+    func newestLocalChangeSeq() throws -> Int64
+    func recordUpload(through seq: Int64?, ownLog: OwnLogState?) throws
+    func ownLogState() throws -> OwnLogState?
+    /// Every stored cursor, by peer file name.
+    func cursors() throws -> [String: PeerCursor]
+    func merge(_ changes: [FieldChange], cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult
+    /// Every task, in batches, from one consistent view.
+    func forEachTaskBatch(_ body: ([TaskItem]) throws -> Void) throws
+    func adoptNewReplicaID() throws -> ReplicaID
+}
+
+/// A batch of local changes waiting for upload.
+public struct PendingLocalChanges: Sendable, Equatable {
+    public var changes: [FieldChange]
+    /// The sequence number of the newest change in the batch (nil: empty).
+    public var through: Int64?
+
+    public init(changes: [FieldChange], through: Int64?) {
+        self.changes = changes
+        self.through = through
+    }
+}
+
+/// Where this replica stands with its own log: which file generation it
+/// writes, and how many bytes of it it accounts for.
+public struct OwnLogState: Codable, Hashable, Sendable {
+    public var replica: String
+    public var generation: String
+    /// The size of the file after this replica's last write.
+    public var end: Int64
+    /// The file's identity after that write (inode).
+    public var identity: UInt64
+    /// The size right after the last full rewrite (for compaction).
+    public var snapshotSize: Int64
+    /// The header's `previous_replica`, kept for appends that start a file.
+    public var previousReplica: String?
+
+    public init(replica: String, generation: String, end: Int64, identity: UInt64, snapshotSize: Int64, previousReplica: String? = nil) {
+        self.replica = replica
+        self.generation = generation
+        self.end = end
+        self.identity = identity
+        self.snapshotSize = snapshotSize
+        self.previousReplica = previousReplica
+    }
+}
+
+/// How far this replica has read one peer file: a generation and the byte
+/// offset just past the last complete line merged.
+public struct PeerCursor: Codable, Hashable, Sendable {
+    public var generation: String
+    public var offset: Int64
+    /// The file's identity when the cursor was stored (lets an unchanged file
+    /// be skipped without reading it).
+    public var identity: UInt64
+
+    public init(generation: String, offset: Int64, identity: UInt64) {
+        self.generation = generation
+        self.offset = offset
+        self.identity = identity
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import NextUpCore
+import NextUpStore
+
+/// The real ``SyncStorage``: the shared SQLite store. Cursors and own-log state
+/// are JSON values in the store's `meta` table (`sync.cursor.<file>`,
+/// `sync.own-log`), written in the same transactions as what they describe.
+public final class TaskStoreSyncStorage: SyncStorage {
+    public let store: TaskStore
+    static let cursorPrefix = TaskStore.syncKeyPrefix + "cursor."
+    static let ownLogKey = TaskStore.syncKeyPrefix + "own-log"
+
+    public init(store: TaskStore) { self.store = store }
+
+    public func replicaID() throws -> ReplicaID { try store.replicaID() }
+
+    public func pendingLocalChanges(limit: Int) throws -> PendingLocalChanges {
+        var changes: [FieldChange] = []
+        var through: Int64?
+        for record in try store.outbox(after: 0, limit: limit) {
+            changes += record.changes
+            through = record.seq
+        }
+        return PendingLocalChanges(changes: changes, through: through)
+    }
+
+    public func pendingLocalChangeCount() throws -> Int { try store.outboxCount(after: 0) }
+
+    public func newestLocalChangeSeq() throws -> Int64 { try store.newestOutboxSeq() }
+
+    public func recordUpload(through seq: Int64?, ownLog: OwnLogState?) throws {
+        try store.updateSyncState([Self.ownLogKey: try ownLog.map(Self.encode)], pruningOutboxThrough: seq)
+    }
+
+    public func ownLogState() throws -> OwnLogState? {
+        try store.syncState(prefix: Self.ownLogKey)[Self.ownLogKey].flatMap { Self.decode($0) }
+    }
+
+    public func cursors() throws -> [String: PeerCursor] {
+        var out: [String: PeerCursor] = [:]
+        for (key, value) in try store.syncState(prefix: Self.cursorPrefix) {
+            if let cursor: PeerCursor = Self.decode(value) { out[String(key.dropFirst(Self.cursorPrefix.count))] = cursor }
+        }
+        return out
+    }
+
+    public func merge(_ changes: [FieldChange], cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult {
+        var state: [String: String?] = [:]
+        if let cursor { state[Self.cursorPrefix + cursor.file] = try Self.encode(cursor.cursor) }
+        return try store.mergeRemote(changes, state: state)
+    }
+
+    public func forEachTaskBatch(_ body: ([TaskItem]) throws -> Void) throws {
+        try store.forEachTaskBatch(size: 1_000, body)
+    }
+
+    public func adoptNewReplicaID() throws -> ReplicaID {
+        try store.adoptNewReplicaID(forgetting: Self.ownLogKey)
+    }
+
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+
+    static func decode<T: Decodable>(_ text: String) -> T? {
+        try? JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+}

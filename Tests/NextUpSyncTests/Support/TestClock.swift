@@ -1,0 +1,21 @@
+import NextUpCore
+import Synchronization
+
+/// A physical clock a test moves by hand; optionally offset from "true" time
+/// (a machine whose clock is a day behind or ahead).
+final class TestClock: PhysicalClock, Sendable {
+    private let now: Mutex<Int64>
+    let offset: Int64
+
+    init(millis: Int64 = 1_700_000_000_000, offset: Int64 = 0) {
+        now = Mutex(millis)
+        self.offset = offset
+    }
+
+    func nowMillis() -> Int64 { now.withLock { $0 } + offset }
+
+    /// Moves true time forward.
+    func advance(_ millis: Int64) { now.withLock { $0 += millis } }
+}
+
+let oneDay: Int64 = 86_400_000
