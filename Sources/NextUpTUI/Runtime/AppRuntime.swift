@@ -13,6 +13,7 @@ public final class AppRuntime {
     let sync: SyncSource?
     let clock: PhysicalClock
     private var lastToken: Int?
+    private var lastSyncSignals = 0
     private var needsReload = false
 
     public init(state: AppState, backend: TaskBackend, screen: Screen, sync: SyncSource? = nil, clock: PhysicalClock = SystemClock()) {
@@ -56,9 +57,15 @@ public final class AppRuntime {
     /// Something outside may have changed: reload when the store says so (or
     /// cannot say), and refresh the sync state.
     public func somethingChanged() {
-        if let sync { send(.syncStatus(sync.display())) }
+        var syncWrote = false
+        if let sync {
+            send(.syncStatus(sync.display()))
+            let signals = sync.signals
+            syncWrote = signals != lastSyncSignals
+            lastSyncSignals = signals
+        }
         let token = try? backend.changeToken()
-        if token == nil || token != lastToken { reload(external: true) }
+        if syncWrote || token == nil || token != lastToken { reload(external: true) }
         settle()
     }
 

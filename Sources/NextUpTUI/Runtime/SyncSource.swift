@@ -5,6 +5,10 @@ public protocol SyncSource: AnyObject {
     /// status or the store changed.
     func start(onChange: @escaping @Sendable () -> Void) throws
     func display() -> SyncDisplay
+    /// How many times the worker has signalled so far. It writes through this
+    /// process's own database connection, which `PRAGMA data_version` does
+    /// not see, so the UI reloads whenever this number moves.
+    var signals: Int { get }
     func requestSync()
     func stop()
 }

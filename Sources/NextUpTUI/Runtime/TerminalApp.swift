@@ -50,8 +50,7 @@ public enum TerminalApp {
     }
 
     static func makeSync(store: TaskStore, peerFolder: URL?, problems: inout [String]) -> SyncSource? {
-        guard peerFolder != nil else { return nil }
-        problems.append("sync engine not available in this build")
-        return nil
+        guard let peerFolder else { return nil }
+        return EngineSync(store: store, peerFolder: peerFolder)
     }
 }
