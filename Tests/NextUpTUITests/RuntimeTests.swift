@@ -131,3 +131,58 @@ import NextUpCore
         #expect(screen.lastFrame!.text.joined().contains("small"))
     }
 }
+
+extension RuntimeTests {
+    @Test func keysTypedInOneBurstEachSeeTheListTheLastOneLeft() {
+        let backend = MemoryBackend()
+        let first = backend.add("First", nextUp: true)
+        let second = backend.add("Second", nextUp: true)
+        let third = backend.add("Third", nextUp: true)
+        let (rt, _) = make(backend)
+        rt.handle(keys: [.tab, .char("J"), .char("J")])
+        #expect(rt.state.nextUp.ids == [second, third, first])
+        rt.handle(keys: [.char("K"), .char("K")])
+        #expect(rt.state.nextUp.ids == [first, second, third])
+    }
+
+    /// A sync worker that writes through the app's own connection: the change
+    /// token does not move, only its signal count does.
+    final class FakeSync: SyncSource {
+        var signals = 0
+        var requests = 0
+        var status = SyncDisplay(enabled: true, lastSuccessMillis: Fixture.now - 4_000, peers: 2)
+        func start(onChange: @escaping @Sendable () -> Void) throws {}
+        func display() -> SyncDisplay { status }
+        func requestSync() { requests += 1 }
+        func stop() {}
+    }
+
+    @Test func aSyncSignalReloadsEvenWhenTheChangeTokenStandsStill() throws {
+        let backend = MemoryBackend()
+        let id = backend.add("Before sync")
+        let sync = FakeSync()
+        let screen = FakeScreen()
+        let frozen = TokenFrozen(backend, token: 1)
+        let rt = AppRuntime(state: AppState(), backend: frozen, screen: screen, sync: sync, clock: FixedClock(millis: Fixture.now))
+        rt.start()
+        #expect(screen.lastFrame!.text.last!.contains("synced 4s ago · 2 peers"))
+        backend.edit(id, .title, .string("Merged from the laptop"))
+        rt.somethingChanged()
+        #expect(!screen.lastFrame!.text.joined().contains("Merged from the laptop"), "no signal, same token: no reload")
+        sync.signals += 1
+        rt.somethingChanged()
+        #expect(screen.lastFrame!.text.joined().contains("Merged from the laptop"))
+        rt.handle(keys: [.char("r")])
+        #expect(sync.requests == 1)
+    }
+
+    final class TokenFrozen: TaskBackend {
+        let inner: MemoryBackend
+        let token: Int?
+        init(_ inner: MemoryBackend, token: Int?) { self.inner = inner; self.token = token }
+        func listIDs(_ q: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) { try inner.listIDs(q, nowMillis: nowMillis) }
+        func rows(_ ids: [TaskID]) throws -> [TaskItem] { try inner.rows(ids) }
+        func perform(_ w: Write) throws -> TaskID { try inner.perform(w) }
+        func changeToken() throws -> Int? { token }
+    }
+}

@@ -50,6 +50,8 @@ public final class AppRuntime {
             } else {
                 send(.key(key))
             }
+            // The next key must see the lists as this one left them (J J, x x…).
+            if needsReload { reload(external: false) }
         }
         settle()
     }
