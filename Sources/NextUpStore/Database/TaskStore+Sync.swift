@@ -131,20 +131,20 @@ extension TaskStore {
     }
 
     /// Hands every task (deleted ones included), `batchSize` at a time in id
-    /// order, to `body`, all from one consistent read of the store.
+    /// order, to `body`. Each batch is its own short read, so a long snapshot
+    /// never holds the connection between batches; a task changed meanwhile
+    /// is seen either before or after the change (both are safe to publish:
+    /// versions only grow).
     public func forEachTaskBatch(size batchSize: Int = 1_000, _ body: ([TaskItem]) throws -> Void) throws {
-        try database.read { db in
-            var batch: [TaskItem] = []
-            batch.reserveCapacity(batchSize)
-            let rows = try Row.fetchCursor(db, sql: "SELECT \(TaskRow.columns) FROM task ORDER BY id")
-            while let row = try rows.next() {
-                if let task = TaskRow.decode(row) { batch.append(task) }
-                if batch.count >= batchSize {
-                    try body(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
+        var after = ""
+        while true {
+            let batch = try database.read { db in
+                try TaskRow.fetchAll(db, where: "id > ?", arguments: [after], order: "id LIMIT \(batchSize)")
             }
-            if !batch.isEmpty { try body(batch) }
+            if batch.isEmpty { return }
+            try body(batch)
+            after = batch.last!.id.rawValue
+            if batch.count < batchSize { return }
         }
     }
 
@@ -170,8 +170,13 @@ extension TaskStore {
         }
     }
 
+    /// Sets sync-state entries, skipping those already holding the value: a
+    /// cycle that learns nothing new writes nothing (no WAL frame, so no
+    /// watcher wakes up for it).
     private static func applySyncState(_ state: [String: String?], _ db: Database) throws {
         for (key, value) in state {
+            let current = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
+            if current == value { continue }
             if let value {
                 try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", arguments: [key, value])
             } else {

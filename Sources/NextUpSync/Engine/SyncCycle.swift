@@ -74,20 +74,29 @@ public final class SyncCycle: Sendable {
         if download {
             let cursors = try storage.cursors()
             for info in listing {
-                switch PeerFileName.classify(info.name) {
-                case .log(let replica) where replica == me:
-                    continue
-                case .log(let replica):
-                    try readPeerLog(info, replica: replica, cursor: full ? nil : cursors[info.name], full: full, me: me, &report)
-                case .conflictCopy:
-                    if let changes = try readConflictCopy(info, me: me, &report) {
-                        republish += changes
-                        conflictCopies.append(info.name)
+                do {
+                    switch PeerFileName.classify(info.name) {
+                    case .log(let replica) where replica == me:
+                        continue
+                    case .log(let replica):
+                        try readPeerLog(info, replica: replica, cursor: full ? nil : cursors[info.name], full: full, me: me, &report)
+                    case .conflictCopy:
+                        if let changes = try readConflictCopy(info, me: me, &report) {
+                            republish += changes
+                            conflictCopies.append(info.name)
+                        }
+                    case .unrecognisedLog:
+                        report.issues.append(LogIssue(file: info.name, offset: nil, kind: .notALog("the name is not nextup-<replica id>.log")))
+                    case .ignored:
+                        continue
                     }
-                case .unrecognisedLog:
-                    report.issues.append(LogIssue(file: info.name, offset: nil, kind: .notALog("the name is not nextup-<replica id>.log")))
-                case .ignored:
-                    continue
+                } catch let error as PeerFolderError {
+                    // One unreadable file (gone since the listing, an I/O
+                    // error) skips that file only; a vanished folder stops all.
+                    try folder.checkAvailable()
+                    if (try? folder.info(info.name)) != nil {
+                        report.issues.append(LogIssue(file: info.name, offset: nil, kind: .unreadable(error.description)))
+                    }
                 }
             }
         }
@@ -140,7 +149,7 @@ public final class SyncCycle: Sendable {
         let headerEnd: Int64
         switch reader.header(of: name) {
         case .failure(let issue):
-            report.issues.append(issue)
+            note(issue, &report)
             return .replaced
         case .success(let found):
             (header, headerEnd) = found
@@ -170,14 +179,13 @@ public final class SyncCycle: Sendable {
     private func readAsInput(_ info: PeerFileInfo, me: ReplicaID, from start: Int64?, _ report: inout SyncReport) throws -> Int64 {
         switch reader.header(of: info.name) {
         case .failure(let issue):
-            report.issues.append(issue)
+            note(issue, &report)
             return 0
         case .success(let (header, headerEnd)):
             let trusted = header.previousReplica == me
             var localReport = report
             let outcome = try reader.readLines(of: info.name, owner: header.replica, from: max(start ?? headerEnd, headerEnd), upTo: info.size) { scan in
-                let result = try storage.merge(scan.records.flatMap(\.changes), cursor: nil)
-                tally(result, scan.issues, file: info.name, trusted: trusted, &localReport)
+                try mergeInBatches(scan, file: info.name, cursor: nil, trusted: trusted, &localReport)
             }
             report = localReport
             if let tail = outcome.incompleteTail { report.issues.append(tail) }
@@ -248,7 +256,7 @@ public final class SyncCycle: Sendable {
         let headerEnd: Int64
         switch reader.header(of: info.name) {
         case .failure(let issue):
-            report.issues.append(issue)
+            note(issue, &report)
             return
         case .success(let found):
             (header, headerEnd) = found
@@ -273,9 +281,8 @@ public final class SyncCycle: Sendable {
         var consumed = false
         var localReport = report
         let outcome = try reader.readLines(of: info.name, owner: replica, from: start, upTo: info.size) { scan in
-            let next = PeerCursor(generation: header.generation, offset: scan.end, identity: info.identity)
-            let result = try storage.merge(scan.records.flatMap(\.changes), cursor: (info.name, next))
-            tally(result, scan.issues, file: info.name, trusted: trusted, &localReport)
+            try mergeInBatches(scan, file: info.name, cursor: { PeerCursor(generation: header.generation, offset: $0, identity: info.identity) },
+                               trusted: trusted, &localReport)
             consumed = true
         }
         report = localReport
@@ -290,21 +297,42 @@ public final class SyncCycle: Sendable {
     /// before the copy is renamed aside), or nil when it is not readable.
     private func readConflictCopy(_ info: PeerFileInfo, me: ReplicaID, _ report: inout SyncReport) throws -> [FieldChange]? {
         guard case .success(let (header, headerEnd)) = reader.header(of: info.name) else {
-            if case .failure(let issue) = reader.header(of: info.name) { report.issues.append(issue) }
+            if case .failure(let issue) = reader.header(of: info.name) { note(issue, &report) }
             return nil
         }
         let trusted = header.previousReplica == me
         var changes: [FieldChange] = []
         var localReport = report
         let outcome = try reader.readLines(of: info.name, owner: header.replica, from: headerEnd, upTo: info.size) { scan in
-            let batch = scan.records.flatMap(\.changes)
-            let result = try storage.merge(batch, cursor: nil)
-            tally(result, scan.issues, file: info.name, trusted: trusted, &localReport)
-            changes += batch
+            try mergeInBatches(scan, file: info.name, cursor: nil, trusted: trusted, &localReport)
+            changes += scan.records.flatMap(\.changes)
         }
         report = localReport
         if let tail = outcome.incompleteTail { report.issues.append(tail) }
         return changes
+    }
+
+    /// Merges one chunk's records, ``SyncOptions/mergeBatch`` records per
+    /// transaction; with `cursor`, each transaction also stores the cursor
+    /// just past its last record (the chunk's end for the last one).
+    private func mergeInBatches(_ scan: LogScan, file: String, cursor: ((Int64) -> PeerCursor)?, trusted: Bool, _ report: inout SyncReport) throws {
+        var start = 0
+        repeat {
+            let end = min(scan.records.count, start + options.mergeBatch)
+            let last = end == scan.records.count
+            let offset = last ? scan.end : scan.recordEnds[end - 1]
+            let changes = scan.records[start..<end].flatMap(\.changes)
+            let result = try storage.merge(changes, cursor: cursor.map { (file, $0(offset)) })
+            tally(result, last ? scan.issues : [], file: file, trusted: trusted, &report)
+            start = end
+        } while start < scan.records.count
+    }
+
+    /// Reports an issue — except a failed read of a file that is gone since
+    /// the listing (renamed aside, replaced, deleted): nothing to report.
+    private func note(_ issue: LogIssue, _ report: inout SyncReport) {
+        if case .unreadable = issue.kind, (try? folder.info(issue.file)) == nil { return }
+        report.issues.append(issue)
     }
 
     private func tally(_ result: TaskStore.RemoteMergeResult, _ issues: [LogIssue], file: String, trusted: Bool, _ report: inout SyncReport) {

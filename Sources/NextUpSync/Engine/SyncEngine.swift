@@ -16,9 +16,19 @@ import Synchronization
 ///   (inotify, plus a stat poll every few seconds for network file systems)
 ///   triggers cycles, debounced. The first background cycle is a full
 ///   reconcile. `onChange` is called on the background thread after any cycle
-///   that changed the store or the ``status``; the receiver re-reads the
-///   store (and must not touch a UI from that thread).
+///   that merged remote changes, uploaded local ones (a local commit, maybe
+///   by another process, happened), or changed the ``status``; the receiver
+///   re-reads the store (and must not touch a UI from that thread).
+/// - An idle engine is quiet: a cycle with nothing new writes nothing, so it
+///   does not wake itself up again.
 /// - ``status`` is safe to read from any thread at any time.
+/// - The engine works through the caller's `TaskStore` (one connection per
+///   process: a second open of the same database in one process can drop
+///   SQLite's locks). Its transactions are short (at most
+///   ``SyncOptions/mergeBatch`` records), so a UI sharing the connection
+///   stalls at most briefly, even during a large reconcile.
+/// - ``syncOnce(full:lockTimeout:)`` runs on the caller's thread and may take
+///   a while; a UI calls ``requestSync()`` instead.
 public final class SyncEngine: Sendable {
     public let store: TaskStore
     public let peerFolder: URL
@@ -43,6 +53,10 @@ public final class SyncEngine: Sendable {
         self.store = store
         self.peerFolder = peerFolder.standardizedFileURL
         self.clock = clock
+        // The caller's connection, never a second one: opening the same
+        // database twice in one process lets a stray close drop SQLite's
+        // per-process fcntl locks, and another process may then delete the
+        // WAL under us. Cycles keep their transactions and reads short.
         self.cycle = SyncCycle(storage: TaskStoreSyncStorage(store: store), folder: LocalPeerFolder(url: peerFolder), clock: clock, options: options)
         self.syncLock = try? StoreLock(folder: store.location.folder, name: Self.lockFileName)
     }
@@ -82,6 +96,7 @@ public final class SyncEngine: Sendable {
         let watcher = ChangeWatcher(
             watching: [store.location.folder, peerFolder],
             polling: [peerFolder],
+            pollIntervalMillis: cycle.options.pollIntervalMillis,
             ignoring: Self.isIgnorable,
             onChange: { [weak self] in self?.backgroundCycle(onChange: onChange) }
         )
@@ -137,7 +152,9 @@ public final class SyncEngine: Sendable {
         var changedStore = false
         do {
             let report = try syncOnce(full: full)
-            changedStore = report.changedStore
+            // Uploading means a local commit happened (maybe by another
+            // process): worth a reload as much as a merge is.
+            changedStore = report.changedStore || report.uploaded > 0
         } catch {
             // Recorded in the status by runLocked; a failed full reconcile is retried.
             if full { state.withLock { $0.fullPending = true } }

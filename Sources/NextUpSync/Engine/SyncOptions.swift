@@ -6,10 +6,18 @@ public struct SyncOptions: Sendable, Equatable {
     public var compactionFactor: Int64 = 4
     /// Local changes (outbox records) uploaded per append.
     public var uploadBatch: Int = 20_000
+    /// Records merged per store transaction: keeps each transaction short, so
+    /// a large reconcile never holds the store for long.
+    public var mergeBatch: Int = 500
+    /// How often the background sync stat-polls the peer folder (for network
+    /// file systems, where inotify sees nothing).
+    public var pollIntervalMillis: Int64 = 3_000
 
-    public init(compactionMinimumBytes: Int64 = 4 * 1024 * 1024, compactionFactor: Int64 = 4, uploadBatch: Int = 20_000) {
+    public init(compactionMinimumBytes: Int64 = 4 * 1024 * 1024, compactionFactor: Int64 = 4, uploadBatch: Int = 20_000, mergeBatch: Int = 500, pollIntervalMillis: Int64 = 3_000) {
+        self.mergeBatch = max(1, mergeBatch)
         self.compactionMinimumBytes = compactionMinimumBytes
         self.compactionFactor = compactionFactor
         self.uploadBatch = uploadBatch
+        self.pollIntervalMillis = pollIntervalMillis
     }
 }

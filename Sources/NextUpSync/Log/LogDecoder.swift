@@ -5,6 +5,9 @@ import NextUpCore
 public struct LogScan: Sendable {
     /// The good records, in file order.
     public var records: [LogRecord] = []
+    /// For each record, the absolute offset just past its line (its newline):
+    /// a safe cursor once that record and those before it are merged.
+    public var recordEnds: [Int64] = []
     /// Every damaged line or field met, in file order.
     public var issues: [LogIssue] = []
     /// The absolute offset just past the last complete line decoded: where the
@@ -23,10 +26,12 @@ public struct LogDecoder {
     /// The replica whose log this is: the owner of shortened versions.
     public let owner: ReplicaID
     private let json = JSONDecoder()
+    private let replicas = ReplicaCache()
 
     public init(file: String, owner: ReplicaID) {
         self.file = file
         self.owner = owner
+        replicas.known[owner.rawValue] = owner
     }
 
     // MARK: Header
@@ -100,12 +105,28 @@ public struct LogDecoder {
             changes.append(FieldChange(task: task, field: field, value: value, version: version))
         }
         if wire.set.isEmpty { return issue(.malformed("no field changes")) }
-        if !changes.isEmpty { result.records.append(LogRecord(task: task, changes: changes.sorted { $0.field < $1.field })) }
+        if !changes.isEmpty {
+            result.records.append(LogRecord(task: task, changes: changes.sorted { $0.field < $1.field }))
+            result.recordEnds.append(offset + Int64(line.count) + 1)
+        }
     }
 
+    /// Parses `<16 hex>` (a version by the owner) or `<16 hex>@<replica>`.
+    /// Replica ids are parsed once per decoder and remembered: most lines
+    /// carry the same few.
     private func parseVersion(_ text: String) -> Version? {
-        if text.contains("@") { return Version(encoded: text) }
-        return Version(encoded: text + "@" + owner.rawValue)
+        let utf8 = text.utf8
+        guard utf8.count >= 16 else { return nil }
+        let hex = text.utf8.prefix(16)
+        guard let raw = UInt64(String(decoding: hex, as: UTF8.self), radix: 16), raw <= UInt64(Int64.max) else { return nil }
+        let timestamp = HybridTimestamp(rawValue: Int64(raw))
+        if utf8.count == 16 { return Version(timestamp: timestamp, replica: owner) }
+        guard utf8.dropFirst(16).first == UInt8(ascii: "@") else { return nil }
+        let replicaText = String(decoding: utf8.dropFirst(17), as: UTF8.self)
+        if let known = replicas.known[replicaText] { return Version(timestamp: timestamp, replica: known) }
+        guard let replica = ReplicaID(replicaText), replica.rawValue == replicaText else { return nil }
+        replicas.known[replicaText] = replica
+        return Version(timestamp: timestamp, replica: replica)
     }
 
     /// Whether a line ends with a checksum member matching the rest of it.
@@ -123,6 +144,11 @@ public struct LogDecoder {
         object.append(UInt8(ascii: "}"))
         return CRC32.checksum(object) == expected
     }
+}
+
+/// Replica ids already parsed by one decoder (used from one thread).
+private final class ReplicaCache {
+    var known: [String: ReplicaID] = [:]
 }
 
 /// Short, printable excerpts of untrusted names for messages.

@@ -103,6 +103,7 @@ public final class InMemorySyncStorage: SyncStorage {
     public func merge(_ changes: [FieldChange], cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult {
         state.withLock { s in
             var result = TaskStore.RemoteMergeResult()
+            var changed: Set<TaskID> = []
             for change in changes {
                 if change.version.timestamp > result.newestTimestamp { result.newestTimestamp = change.version.timestamp }
                 var task = s.tasks[change.task] ?? TaskItem(id: change.task)
@@ -110,7 +111,7 @@ public final class InMemorySyncStorage: SyncStorage {
                 case .applied:
                     result.applied += 1
                     if change.version.replica == s.replica { result.foreignChangesUnderOwnID += 1 }
-                    if !result.changedTasks.contains(change.task) { result.changedTasks.append(change.task) }
+                    if changed.insert(change.task).inserted { result.changedTasks.append(change.task) }
                     s.tasks[change.task] = task
                 case .superseded: result.superseded += 1
                 case .rejected: result.rejected += 1

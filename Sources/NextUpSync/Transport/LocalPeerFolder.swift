@@ -6,7 +6,9 @@ import Glibc
 ///
 /// Files are made `0600`. Appends open the file with `O_APPEND`, write every
 /// byte, then `fsync`. Replacement writes `.nextup-<uuid>.tmp`, `fsync`s it,
-/// renames it over the target and `fsync`s the folder.
+/// renames it over the target and `fsync`s the folder; such a temporary file
+/// older than an hour (left by a writer killed mid-rewrite) is removed when
+/// the folder is listed.
 public final class LocalPeerFolder: PeerFolder {
     public let url: URL
     public var location: String { url.path }
@@ -38,7 +40,11 @@ public final class LocalPeerFolder: PeerFolder {
             let name = withUnsafePointer(to: entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
             }
-            if name == "." || name == ".." || Self.isTemporary(name) { continue }
+            if name == "." || name == ".." { continue }
+            if Self.isTemporary(name) {
+                removeIfStale(name)
+                continue
+            }
             names.append(name)
         }
         return names.sorted().compactMap { name in
@@ -129,6 +135,16 @@ public final class LocalPeerFolder: PeerFolder {
         try checkAvailable()
         guard Glibc.rename(path(name), path(newName)) == 0 else { throw ioError(path(name), "rename") }
         syncFolder()
+    }
+
+    /// How old one of our temporary files must be before it is taken for
+    /// the leftover of a writer killed mid-rewrite, and removed.
+    static let staleTemporaryAge: TimeInterval = 3_600
+
+    private func removeIfStale(_ name: String) {
+        var info = stat()
+        guard stat(path(name), &info) == 0 else { return }
+        if Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > Self.staleTemporaryAge { unlink(path(name)) }
     }
 
     // MARK: -

@@ -96,12 +96,14 @@ import Testing
         let a = FakeReplica(folder: folder), b = FakeReplica(folder: folder)
         var ids: [TaskID] = []
         for n in 0..<2_000 { ids.append(a.add("Task \(n)")) }
-        try a.sync(); try b.sync()
+        try a.sync(); try b.sync(); try a.sync()
         let logSize = try #require(try inner.info(LogFormat.fileName(for: try a.storage.replicaID()))).size
         #expect(logSize > 100_000)
         a.set(ids[1_234], [(.category, .string("Learning"))])
+        folder.bytesRead = 0
         let upload = try a.sync()
         #expect(upload.uploaded == 1 && upload.bytesWritten < 300)
+        #expect(folder.bytesRead < 64, "the writer read \(folder.bytesRead) bytes to append one line")
         folder.bytesRead = 0
         let download = try b.sync()
         #expect(download.merged == 1)
@@ -348,4 +350,33 @@ final class CountingPeerFolder: PeerFolder, @unchecked Sendable {
     func append(_ bytes: [UInt8], to name: String, truncatingTo length: Int64?) throws -> Int64 { try inner.append(bytes, to: name, truncatingTo: length) }
     func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 { try inner.replace(name, writing: produce) }
     func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
+}
+
+@Suite struct VanishingFileTests {
+    /// Lists one more log than there is, as when a file is removed between
+    /// the listing and the read.
+    final class PhantomPeerFolder: PeerFolder, @unchecked Sendable {
+        let inner: InMemoryPeerFolder
+        let phantom = LogFormat.fileName(for: ReplicaID.make())
+        init(_ inner: InMemoryPeerFolder) { self.inner = inner }
+        var location: String { inner.location }
+        func checkAvailable() throws { try inner.checkAvailable() }
+        func list() throws -> [PeerFileInfo] { try inner.list() + [PeerFileInfo(name: phantom, size: 500, identity: 999)] }
+        func info(_ name: String) throws -> PeerFileInfo? { try inner.info(name) }
+        func read(_ name: String, at offset: Int64, count: Int) throws -> [UInt8] { try inner.read(name, at: offset, count: count) }
+        func append(_ bytes: [UInt8], to name: String, truncatingTo length: Int64?) throws -> Int64 { try inner.append(bytes, to: name, truncatingTo: length) }
+        func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 { try inner.replace(name, writing: produce) }
+        func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
+    }
+
+    @Test func aFileGoneBetweenListingAndReadingIsSkippedQuietly() throws {
+        let memory = InMemoryPeerFolder()
+        let a = FakeReplica(folder: memory)
+        let id = a.add("still merged")
+        try a.sync()
+        let reader = FakeReplica(folder: PhantomPeerFolder(memory))
+        let report = try reader.sync()
+        #expect(reader.storage.task(id)?.title == "still merged")
+        #expect(report.issues.isEmpty, "\(report.issues)")
+    }
 }

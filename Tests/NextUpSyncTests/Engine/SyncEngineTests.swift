@@ -14,8 +14,9 @@ import Testing
         a.engine.start(onChange: {})
         b.engine.start(onChange: { changesOnB.increment() })
         defer { a.engine.stop(); b.engine.stop() }
-        // A commit through another connection (as another process would make).
-        let writer = try TaskStore.open(a.store.location)
+        // A commit to A's store (the watcher sees it on the -wal file, as it
+        // would another process's).
+        let writer = a.store
         var draft = try TaskDraft(title: "Made elsewhere")
         draft.category = "Admin"
         let task = try writer.add(draft)
@@ -24,6 +25,26 @@ import Testing
         #expect(eventually { b.engine.status.peersSeen == 1 && b.engine.status.lastSuccessMillis != nil })
         #expect(eventually { a.engine.status.pendingLocalChanges == 0 })
         #expect(b.engine.status.lastError == nil)
+    }
+
+    @Test func anIdleEngineDoesNotWakeItselfUp() throws {
+        let peer = try TemporaryFolder("peer")
+        let a = try StoreReplica(peer: peer.url, options: SyncOptions(pollIntervalMillis: 200))
+        let b = try StoreReplica(peer: peer.url)
+        _ = try b.store.add(TaskDraft(title: "from B"))
+        try b.engine.syncOnce()
+        let calls = CallCounter()
+        a.engine.start(onChange: { calls.increment() })
+        defer { a.engine.stop() }
+        #expect(eventually { (try? a.store.taskCount()) == 1 })
+        // Let the cycles its own writes cause run out (the poll sees them
+        // once), then watch it idle through several polls.
+        usleep(1_000_000)
+        let settled = a.engine.status.lastSuccessMillis
+        let settledCalls = calls.value
+        usleep(1_200_000)
+        #expect(a.engine.status.lastSuccessMillis == settled)
+        #expect(calls.value == settledCalls)
     }
 
     @Test func requestSyncRunsACycle() throws {
@@ -101,7 +122,9 @@ import Testing
     @Test func twoEnginesOnOneStoreNeverRunACycleAtOnce() throws {
         let peer = try TemporaryFolder("peer")
         let a = try StoreReplica(peer: peer.url)
-        let second = SyncEngine(store: try TaskStore.open(a.store.location), peerFolder: peer.url)
+        // Two engines with their own lock file descriptors: flock excludes
+        // them as it would two processes.
+        let second = SyncEngine(store: a.store, peerFolder: peer.url)
         for n in 0..<50 { _ = try a.store.add(TaskDraft(title: "t\(n)")) }
         let errors = CallCounter()
         let first = a.engine

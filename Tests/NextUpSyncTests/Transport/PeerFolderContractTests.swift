@@ -111,10 +111,24 @@ import Testing
     @Test func localFilesArePrivateAndOnlyRegularFilesAreListed() throws {
         let temp = try TemporaryFolder("peer")
         let folder = LocalPeerFolder(url: temp.url)
-        try folder.append([0x41], to: "f", truncatingTo: nil)
+        _ = try folder.append([0x41], to: "f", truncatingTo: nil)
         try FileManager.default.createDirectory(at: temp.path("sub"), withIntermediateDirectories: false)
         let attributes = try FileManager.default.attributesOfItem(atPath: temp.path("f").path)
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(try folder.list().map(\.name) == ["f"])
+    }
+}
+
+@Suite struct LocalPeerFolderTests {
+    @Test func staleTemporaryFilesOfAKilledWriterAreRemovedFreshOnesKept() throws {
+        let temp = try TemporaryFolder("peer")
+        let folder = LocalPeerFolder(url: temp.url)
+        let stale = temp.path(".nextup-0000.tmp"), fresh = temp.path(".nextup-1111.tmp")
+        try Data("half a snapshot".utf8).write(to: stale)
+        try Data("being written".utf8).write(to: fresh)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -7_200)], ofItemAtPath: stale.path)
+        #expect(try folder.list().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
+        #expect(FileManager.default.fileExists(atPath: fresh.path))
     }
 }

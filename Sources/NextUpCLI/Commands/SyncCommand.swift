@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import NextUpCore
+import NextUpStore
+import NextUpSync
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `nextup sync [--full] [--watch]` (DESIGN.md §5): one sync cycle with the
+/// peer folder, printing what it uploaded and merged, from how many peers, and
+/// any file it skipped and why; or, with `--watch`, keep syncing on local
+/// commits and peer changes until SIGINT or SIGTERM.
+struct SyncCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync with the peer folder: once, or keep watching with --watch."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(name: .long, help: "Re-read every peer log from its start (always safe).")
+    var full = false
+
+    @Flag(name: .long, help: "Keep running: sync on local commits and peer changes until interrupted.")
+    var watch = false
+
+    func run() throws {
+        let context = try CommandContext.open(global)
+        guard let peer = context.peerFolder else {
+            throw CLIError("no peer folder is configured: pass --peer DIR, set NEXTUP_PEER, or set `peer` in the config file")
+        }
+        let engine = SyncEngine(store: context.store, peerFolder: peer)
+        if watch {
+            try watchUntilInterrupted(engine, peer: peer)
+            return
+        }
+        do {
+            let report = try engine.syncOnce(full: full)
+            report.lines.forEach { print($0) }
+        } catch {
+            throw CLIError(SyncError.describe(error))
+        }
+    }
+
+    private func watchUntilInterrupted(_ engine: SyncEngine, peer: URL) throws {
+        // Fail at once, with the usual one line, when the folder is unusable.
+        do { try LocalPeerFolder(url: peer).checkAvailable() } catch { throw CLIError(SyncError.describe(error)) }
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let stop = DispatchSemaphore(value: 0)
+        let queue = DispatchQueue(label: "nextup.sync.signals")
+        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        print("watching \(engine.store.location.folder.path) and \(peer.path); press Ctrl-C to stop")
+        fflush(nil)
+        let printer = WatchPrinter(engine: engine)
+        engine.start(onChange: { printer.cycleEnded() })
+        stop.wait()
+        engine.stop()
+        sources.forEach { $0.cancel() }
+        print("stopped")
+        fflush(nil)
+    }
+}
+
+/// Prints one line per background cycle that did something, and errors once.
+private final class WatchPrinter: Sendable {
+    let engine: SyncEngine
+    init(engine: SyncEngine) { self.engine = engine }
+
+    func cycleEnded() {
+        let status = engine.status
+        if let error = status.lastError {
+            Terminal.printError("nextup: \(error)")
+        } else {
+            let time = ISO8601DateFormatter().string(from: Date())
+            print("\(time) synced: \(status.peersSeen) peer\(status.peersSeen == 1 ? "" : "s"), \(status.pendingLocalChanges) local change\(status.pendingLocalChanges == 1 ? "" : "s") pending")
+            if let skew = status.skewWarning { print("warning: \(skew)") }
+        }
+        fflush(nil)
+    }
+}
