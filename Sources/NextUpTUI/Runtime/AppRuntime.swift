@@ -51,7 +51,7 @@ public final class AppRuntime {
                 send(.key(key))
             }
             // The next key must see the lists as this one left them (J J, x x…).
-            if needsReload { reload(external: false) }
+            if needsReload { showWrittenThenReload() }
         }
         settle()
     }
@@ -79,7 +79,7 @@ public final class AppRuntime {
 
     /// After events: reload if asked, load rows that came into view, draw.
     public func settle() {
-        if needsReload { reload(external: false) }
+        if needsReload { showWrittenThenReload() }
         loadVisibleRows()
         screen.draw(MainView.frame(state))
     }
@@ -92,6 +92,17 @@ public final class AppRuntime {
         for until in state.highlights.values { wait = min(wait, until - now) }
         if let m = state.message { wait = min(wait, m.untilMillis - now) }
         return Int(max(10, wait))
+    }
+
+    /// After this UI's own write: shows the written rows at once (one cheap
+    /// read), then re-reads the lists, which may re-sort (slower on a big store).
+    func showWrittenThenReload() {
+        let written = state.ownWrites.filter { state.rows[$0] != nil }
+        if !written.isEmpty, let rows = try? backend.rows(Array(written)) {
+            send(.rowsLoaded(rows))
+            screen.draw(MainView.frame(state))
+        }
+        reload(external: false)
     }
 
     func reload(external: Bool) {
