@@ -203,4 +203,59 @@ import Testing
         let after = try tmux.waitForScreen { $0.contains { $0.contains("icanon+echo+DONE") } }
         #expect(after.ok, "\(after.screen.joined(separator: "\n"))")
     }
+
+    /// Foreground/background colour parameters (30–37, 40–47, 90–97, 100–107,
+    /// 38/48 extended) in the SGR sequences of a `capture-pane -e` dump.
+    static func colourParameters(_ dump: String) -> [Int] {
+        var found: [Int] = []
+        var rest = Substring(dump)
+        while let start = rest.range(of: "\u{1B}[") {
+            rest = rest[start.upperBound...]
+            guard let end = rest.firstIndex(of: "m") else { break }
+            let params = rest[..<end]
+            if params.allSatisfy({ $0.isNumber || $0 == ";" }) {
+                for p in params.split(separator: ";").compactMap({ Int($0) })
+                where (30...37).contains(p) || (40...47).contains(p) || (90...97).contains(p) || (100...107).contains(p) || p == 38 || p == 48 {
+                    found.append(p)
+                }
+            }
+            rest = rest[end...]
+        }
+        return found
+    }
+
+    @Test func noColorIsHonoured() throws {
+        _ = try add("Colourful?", "--urgency", "urgent")
+        let tmux = try TUITmux(environment: cli.environment)
+        try tmux.run("env -u NO_COLOR \"\(bin)\"")
+        #expect(try tmux.waitFor("Colourful?"))
+        let coloured = try tmux.tmux(["capture-pane", "-p", "-e", "-t", "main"])
+        #expect(!Self.colourParameters(coloured).isEmpty, "without NO_COLOR the screen has colours")
+        try tmux.keys("q")
+        #expect(try tmux.waitForScreen { !$0.contains { $0.contains("Backlog ·") } }.ok)
+        try tmux.run("clear; NO_COLOR=1 \"\(bin)\"")
+        #expect(try tmux.waitFor("Colourful?"))
+        let plain = try tmux.tmux(["capture-pane", "-p", "-e", "-t", "main"])
+        #expect(Self.colourParameters(plain).isEmpty, "NO_COLOR: attributes only")
+        #expect(plain.contains("\u{1B}[") , "bold/reverse still mark the selection")
+        try tmux.keys("q")
+    }
+
+    @Test func keysAreRemappedFromTheConfigFile() throws {
+        let id = try add("Remapped")
+        let config = scratch.path("config.toml")
+        try "[keys]\nquit = \"Q\"\ncycle-urgency = \"!\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let tmux = try TUITmux(environment: cli.environment)
+        try tmux.run("NEXTUP_CONFIG=\"\(config.path)\" \"\(bin)\"")
+        #expect(try tmux.waitFor("Remapped"))
+        try tmux.keys("!")
+        try expectStore(id, "urgency", "urgent")
+        try tmux.keys("q", "u")
+        #expect(try tmux.waitFor("does nothing here"), "the old keys are free")
+        try expectStore(id, "urgency", "urgent")
+        try tmux.keys("?")
+        #expect(try tmux.waitFor("quit"))
+        try tmux.keys("Escape", "Q")
+        #expect(try tmux.waitForScreen { !$0.contains { $0.contains("Backlog ·") } }.ok, "Q quits")
+    }
 }
