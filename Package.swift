@@ -54,6 +54,6 @@ let package = Package(
             name: "NextUpCLITests",
             dependencies: ["NextUpCLI", "NextUpStore", "NextUpCore"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["NextUpCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["NextUpCore", "NextUpStore"]),
     ]
 )

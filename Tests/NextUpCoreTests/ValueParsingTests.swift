@@ -76,3 +76,24 @@ import Testing
         #expect(!TaskField.title.accepts(.null))
     }
 }
+
+@Suite struct IdentityParsingTests {
+    @Test func idsParseToTheCanonicalLowercaseForm() {
+        let lower = "4f57eb7e-c5c9-4ecf-a990-758688b9110c"
+        #expect(TaskID(lower)?.rawValue == lower)
+        #expect(TaskID(lower.uppercased())?.rawValue == lower)
+        #expect(ReplicaID(lower.uppercased())?.rawValue == lower)
+        #expect(TaskID("{4F57EB7E-C5C9-4ECF-A990-758688B9110C}") == nil)
+        #expect(TaskID("4f57eb7e-c5c9-4ecf-a990-758688b9110g") == nil)
+        #expect(TaskID("4f57eb7e-c5c9-4ecf-a990+758688b9110c") == nil)
+        #expect(TaskID("4f57eb7ec5c94ecfa990758688b9110c") == nil)
+        #expect(TaskID("") == nil)
+        for _ in 0..<100 {
+            let made = TaskID.make()
+            #expect(TaskID(made.rawValue) == made)
+            #expect(UUID(uuidString: made.rawValue)?.uuidString.lowercased() == made.rawValue)
+        }
+    }
+}
+
+import Foundation

@@ -42,7 +42,7 @@ public final class TaskStore: Sendable {
         defer { lock.unlock() }
 
         let existed = FileManager.default.fileExists(atPath: path)
-        if existed {
+        if existed && !OpenStores.shared.isOpen(path) {
             try preflight(path: path)
         } else {
             let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
@@ -77,7 +77,14 @@ public final class TaskStore: Sendable {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
             chmod(path + suffix, 0o600)
         }
+        OpenStores.shared.retain(path)
         return TaskStore(location: location, database: queue, clock: clock)
+    }
+
+    deinit {
+        // Close first, so the path counts as open until SQLite let go of it.
+        try? database.close()
+        OpenStores.shared.release(location.databaseURL.path)
     }
 
     /// This store's replica id (changes only when the store is found copied).

@@ -73,7 +73,7 @@ public final class SyncEngine: Sendable {
     ///   folder…), ``StoreError``, ``SyncError/busy(_:)``.
     @discardableResult
     public func syncOnce(full: Bool = false, lockTimeout: Double = 60) throws -> SyncReport {
-        try runLocked(lockTimeout: lockTimeout, fullCycle: full) {
+        try runLocked(lockTimeout: lockTimeout, fullCycle: full, readsPeers: true) {
             try self.cycle.run(full: full)
         }
     }
@@ -82,7 +82,7 @@ public final class SyncEngine: Sendable {
     /// reading other logs: what a command calls after it changed tasks.
     @discardableResult
     public func publishLocalChanges(lockTimeout: Double = 5) throws -> SyncReport {
-        try runLocked(lockTimeout: lockTimeout, fullCycle: false) {
+        try runLocked(lockTimeout: lockTimeout, fullCycle: false, readsPeers: false) {
             try self.cycle.publish()
         }
     }
@@ -162,7 +162,7 @@ public final class SyncEngine: Sendable {
         if changedStore || !status.sameApartFromTime(before) { onChange() }
     }
 
-    private func runLocked(lockTimeout: Double, fullCycle: Bool, _ body: () throws -> SyncReport) throws -> SyncReport {
+    private func runLocked(lockTimeout: Double, fullCycle: Bool, readsPeers: Bool, _ body: () throws -> SyncReport) throws -> SyncReport {
         cycleLock.lock()
         defer { cycleLock.unlock() }
         state.withLock { $0.status.isSyncing = true }
@@ -177,7 +177,7 @@ public final class SyncEngine: Sendable {
                 s.status.lastSuccessMillis = now
                 s.status.lastError = nil
                 s.status.pendingLocalChanges = pending
-                if !report.peers.isEmpty || fullCycle { s.status.peersSeen = report.peers.count }
+                if readsPeers { s.status.peersSeen = report.peers.count }
                 if let (file, ahead) = report.clockSkew.max(by: { $0.value < $1.value }) {
                     s.status.skewWarning = "\(file) holds changes \(SyncReport.duration(ahead)) ahead of this machine's clock"
                 } else if fullCycle {
