@@ -122,7 +122,7 @@ extension TaskStore {
         var out: [TaskID] = []
         let cursor = try String.fetchCursor(db, sql: sql, arguments: arguments)
         while let raw = try cursor.next() {
-            if let id = TaskID(canonical: raw) { out.append(id) }
+            if let id = TaskID(raw) { out.append(id) }
         }
         return out
     }

@@ -44,7 +44,10 @@ public enum TerminalApp {
         let screen = try NcursesScreen.start(color: !noColor)
         defer { screen.stop() }
 
-        let runtime = AppRuntime(state: state, backend: StoreBackend(store: store), screen: screen, sync: sync)
+        // The UI reads and writes on a connection of its own, so that a long
+        // sync cycle on the engine's connection never freezes the screen.
+        let uiStore = sync == nil ? store : ((try? TaskStore.open(store.location)) ?? store)
+        let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync)
         if !startProblems.isEmpty { runtime.send(.failed(startProblems.joined(separator: "; "))) }
         EventLoop(runtime: runtime, screen: screen, wake: wake, signals: signals).run()
     }
