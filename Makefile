@@ -22,6 +22,11 @@ build: deps
 run: build
 	$(BIN_DEBUG) $(ARGS)
 
+## demo: the TUI on a demo store with sample tasks, next to a simulated second
+## machine that edits tasks through a temporary peer folder every few seconds.
+demo: build
+	Resources/demo.sh $(CURDIR)/$(BIN_DEBUG)
+
 ## test: build and run every test (unit, store, sync, CLI end-to-end, TUI in tmux).
 test: deps
 	$(SWIFT) build --build-tests

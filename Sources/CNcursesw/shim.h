@@ -1,2 +1,44 @@
+// The slice of ncursesw that NextUpTUI uses, as plain functions.
+//
+// SwiftPM drops pkg-config's -D flags, so wide-character support is switched
+// on here before the header is read. Macros and globals (stdscr, LINES, COLS,
+// COLOR_PAIR, A_*) are wrapped in static inline functions: Swift cannot import
+// function-like macros, and wrapping the globals avoids Swift 6's
+// "not concurrency-safe" diagnostics.
+#ifndef NEXTUP_CNCURSESW_SHIM_H
+#define NEXTUP_CNCURSESW_SHIM_H
+
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
 #define NCURSES_WIDECHAR 1
 #include <ncurses.h>
+#include <locale.h>
+#include <wchar.h>
+
+static inline WINDOW *nu_stdscr(void) { return stdscr; }
+static inline int nu_lines(void) { return LINES; }
+static inline int nu_cols(void) { return COLS; }
+
+static inline int nu_get_wch(wint_t *ch) { return wget_wch(stdscr, ch); }
+static inline int nu_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int nu_key_f(int n) { return KEY_F(n); }
+
+static inline int nu_move(int y, int x) { return wmove(stdscr, y, x); }
+static inline int nu_addnstr(const char *s, int n) { return waddnstr(stdscr, s, n); }
+static inline int nu_erase(void) { return werase(stdscr); }
+static inline int nu_clearok(bool on) { return clearok(stdscr, on); }
+static inline int nu_refresh(void) { return wrefresh(stdscr); }
+static inline int nu_attrset(int attrs) { return wattrset(stdscr, attrs); }
+static inline int nu_keypad(bool on) { return keypad(stdscr, on); }
+static inline void nu_timeout(int ms) { wtimeout(stdscr, ms); }
+static inline int nu_setlocale_all(void) { return setlocale(LC_ALL, "") != NULL; }
+
+static inline int nu_color_pair(int n) { return (int)COLOR_PAIR(n); }
+static inline int nu_a_normal(void) { return (int)A_NORMAL; }
+static inline int nu_a_bold(void) { return (int)A_BOLD; }
+static inline int nu_a_reverse(void) { return (int)A_REVERSE; }
+static inline int nu_a_dim(void) { return (int)A_DIM; }
+static inline int nu_a_underline(void) { return (int)A_UNDERLINE; }
+
+#endif

@@ -62,13 +62,15 @@ import Testing
 
     /// Every released schema has a fixture; the current code opens it and
     /// sees every task as that version's nextup exported it.
-    @Test func theSchemaV1FixtureOpensWithTheCurrentCode() throws {
+    @Test(arguments: 1...StoreSchema.currentVersion)
+    func everySchemaFixtureOpensWithTheCurrentCode(version: Int) throws {
         let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
         let tmp = TemporaryFolder()
         let location = StoreLocation(folder: tmp.url)
-        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("schema-v1.sqlite"), to: location.databaseURL)
-        let expected = try JSONDecoder().decode([TaskJSON].self, from: Data(contentsOf: fixtures.appendingPathComponent("schema-v1.json")))
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("schema-v\(version).sqlite"), to: location.databaseURL)
+        let expected = try JSONDecoder().decode([TaskJSON].self, from: Data(contentsOf: fixtures.appendingPathComponent("schema-v\(version).json")))
         let store = try TaskStore.open(location)
+        #expect(try store.schemaVersion() == StoreSchema.currentVersion)
         let found = try store.allTasks().map(TaskJSON.init)
         #expect(found.count == 5)
         #expect(Set(found.map(\.id)) == Set(expected.map(\.id)))

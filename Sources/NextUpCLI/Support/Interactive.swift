@@ -1,10 +1,13 @@
 import NextUpStore
+import NextUpTUI
 
-/// What `nextup` with no subcommand opens.
+/// What `nextup` with no subcommand opens: the terminal UI.
 enum Interactive {
     static func open(_ context: CommandContext) throws {
-        let tasks = try context.store.nextUp()
-        print("Next Up (\(tasks.count))")
-        TaskTable.render(tasks, width: Terminal.width()).forEach { print($0) }
+        do {
+            try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, config: context.config)
+        } catch let error as TerminalAppError {
+            throw CLIError(error.description)
+        }
     }
 }

@@ -1,0 +1,62 @@
+/// Everything a key can do outside a prompt. The raw values are the names
+/// used in the config file's key bindings (action → key).
+public enum Action: String, CaseIterable, Sendable {
+    case moveDown = "move-down"
+    case moveUp = "move-up"
+    case top
+    case bottom
+    case pageDown = "page-down"
+    case pageUp = "page-up"
+    case switchPane = "switch-pane"
+    case add
+    case editTitle = "edit-title"
+    case cycleUrgency = "cycle-urgency"
+    case cycleImportance = "cycle-importance"
+    case setDuration = "set-duration"
+    case cycleCategory = "cycle-category"
+    case typeCategory = "type-category"
+    case toggleNextUp = "toggle-next-up"
+    case reorderDown = "reorder-down"
+    case reorderUp = "reorder-up"
+    case toggleDone = "toggle-done"
+    case delete
+    case undo
+    case filter
+    case sort
+    case sync
+    case help
+    case quit
+    case redraw
+
+    /// One line for the help overlay.
+    public var summary: String {
+        switch self {
+        case .moveDown: return "move down"
+        case .moveUp: return "move up"
+        case .top: return "first row"
+        case .bottom: return "last row"
+        case .pageDown: return "page down"
+        case .pageUp: return "page up"
+        case .switchPane: return "other pane"
+        case .add: return "add a task"
+        case .editTitle: return "edit title"
+        case .cycleUrgency: return "urgency ? → urgent → not urgent → ?"
+        case .cycleImportance: return "importance ? → 1 → 2 → 3 → ?"
+        case .setDuration: return "set duration (30m, 1h30m, 90)"
+        case .cycleCategory: return "next category"
+        case .typeCategory: return "type a category"
+        case .toggleNextUp: return "move to / from Next Up"
+        case .reorderDown: return "move down in Next Up"
+        case .reorderUp: return "move up in Next Up"
+        case .toggleDone: return "done / undone"
+        case .delete: return "delete (z undoes)"
+        case .undo: return "undo this session's last edit"
+        case .filter: return "filter: text, cat:NAME, is:tbd"
+        case .sort: return "backlog sort: score, due, duration, created"
+        case .sync: return "sync now"
+        case .help: return "this help"
+        case .quit: return "quit"
+        case .redraw: return "redraw the screen"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// The help overlay: every action with its keys, from the current key map,
+/// in two columns when the width allows.
+enum HelpView {
+    static func lines(_ state: AppState, width: Int, height: Int) -> [ScreenLine] {
+        let entries = Action.allCases.map { action -> (String, String) in
+            let keys = state.keyMap.keys(for: action).map(\.name).joined(separator: " ")
+            return (keys.isEmpty ? "(unbound)" : keys, action.summary)
+        }
+        var out: [ScreenLine] = []
+        var title = LineBuilder(width: width)
+        title.add(" Keys — any key closes this help", .headerFocused)
+        out.append(title.line(padding: .headerFocused))
+        let columns = width >= 76 ? 2 : 1
+        let perColumn = (entries.count + columns - 1) / columns
+        let columnWidth = width / columns
+        let keyWidth = min(16, max(6, columnWidth / 3))
+        for r in 0..<perColumn {
+            var b = LineBuilder(width: width)
+            for c in 0..<columns {
+                let i = c * perColumn + r
+                guard i < entries.count else { continue }
+                b.add(" " + entries[i].0, .help, exactly: keyWidth)
+                b.add(" " + entries[i].1, .normal, exactly: columnWidth - keyWidth)
+            }
+            out.append(b.line())
+        }
+        var foot = LineBuilder(width: width)
+        foot.add(" Lists reload by themselves when this or another machine changes a task.", .unset)
+        out.append(ScreenLine([Span(String(repeating: " ", count: width))]))
+        out.append(foot.line())
+        if out.count > height {
+            out = Array(out.prefix(height))
+            var more = LineBuilder(width: width)
+            more.add(" … (make the window taller to see every key)", .unset)
+            out[height - 1] = more.line()
+        }
+        while out.count < height { out.append(ScreenLine([Span(String(repeating: " ", count: width))])) }
+        return out
+    }
+}

@@ -1,0 +1,76 @@
+import NextUpCore
+
+/// A pane as lines: its header (name, count, column titles) and its visible
+/// rows. Only the visible rows are looked at, whatever the list's length.
+enum ListView {
+    static func header(_ pane: Pane, _ state: AppState, width: Int) -> ScreenLine {
+        let cols = RowColumns(width: width)
+        let focused = state.focus == pane
+        let style: Style = focused ? .headerFocused : .header
+        var b = LineBuilder(width: width)
+        var name = (focused ? "▸ " : "  ") + "\(pane.title) · \(state[pane].count)"
+        if pane == .backlog { name += " · by \(state.sort.rawValue)" }
+        b.add(name, style, exactly: RowColumns.marker + cols.title)
+        b.add(" urg", style, exactly: 1 + RowColumns.urgency)
+        b.add(" imp", style, exactly: 1 + RowColumns.importance)
+        b.add("   dur", style, exactly: 1 + RowColumns.duration)
+        if cols.category > 0 { b.add(" category", style, exactly: 1 + cols.category) }
+        if cols.showDue { b.add(" due", style, exactly: 1 + RowColumns.due) }
+        return b.line(padding: style)
+    }
+
+    static func rows(_ pane: Pane, _ state: AppState, width: Int, height: Int) -> [ScreenLine] {
+        let p = state[pane]
+        var lines: [ScreenLine] = []
+        if p.ids.isEmpty {
+            var b = LineBuilder(width: width)
+            let hint: String
+            if !state.filter.isEmpty { hint = "  nothing matches the filter — / changes it" }
+            else if pane == .nextUp { hint = "  nothing in Next Up — select a Backlog task and press n" }
+            else { hint = "  no open tasks — press a to add one" }
+            b.add(hint, .unset)
+            lines.append(b.line())
+        } else {
+            let end = min(p.count, p.top + height)
+            for i in p.top..<end {
+                let id = p.ids[i]
+                lines.append(row(id, state.rows[id], selected: id == p.selected, focused: state.focus == pane,
+                                 changed: state.highlights[id] != nil, width: width))
+            }
+        }
+        while lines.count < height { lines.append(ScreenLine([Span(String(repeating: " ", count: max(0, width)))])) }
+        return Array(lines.prefix(height))
+    }
+
+    /// One task as one line: marker, title, urgency, importance, duration,
+    /// category, due. Unset triage attributes show as `?`.
+    static func row(_ id: TaskID, _ task: TaskItem?, selected: Bool, focused: Bool, changed: Bool, width: Int) -> ScreenLine {
+        let cols = RowColumns(width: width)
+        let base: Style
+        if selected { base = focused ? .selected : .selectedInactive }
+        else if changed { base = .changed }
+        else if task?.isDone == true { base = .done }
+        else { base = .normal }
+        var b = LineBuilder(width: width)
+        b.add(selected ? "▸ " : "  ", base, exactly: RowColumns.marker)
+        guard let task else {
+            b.add("…", .unset)
+            return b.line(padding: base)
+        }
+        let unset: Style = base == .normal ? .unset : base
+        func cell(_ value: String?, _ cells: Int, right: Bool = false) {
+            b.add(" ", base, exactly: 1)
+            b.add(value ?? "?", value == nil ? unset : base, exactly: cells, right: right)
+        }
+        b.add((task.isDone ? "✓ " : "") + task.title, base, exactly: cols.title)
+        cell(task.urgency.map { $0 == .urgent ? "yes" : "no" }, RowColumns.urgency)
+        cell(task.importance.map { String($0.rawValue) }, RowColumns.importance, right: true)
+        cell(task.duration?.description, RowColumns.duration, right: true)
+        if cols.category > 0 { cell(task.category, cols.category) }
+        if cols.showDue {
+            b.add(" ", base, exactly: 1)
+            b.add(task.due?.description ?? "", base, exactly: RowColumns.due)
+        }
+        return b.line(padding: base)
+    }
+}

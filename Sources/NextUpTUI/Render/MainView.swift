@@ -1,0 +1,41 @@
+import NextUpCore
+
+/// The whole screen as a pure function of the state: exactly `height` lines of
+/// exactly `width` cells, plus the cursor while a prompt is open.
+public enum MainView {
+    public static func frame(_ state: AppState) -> Frame {
+        let layout = state.layout
+        let width = state.width, height = state.height
+        if layout.isTooSmall { return tooSmall(width: width, height: height) }
+        var lines: [ScreenLine] = [StatusView.titleBar(state, width: width)]
+        if state.showHelp {
+            lines += HelpView.lines(state, width: width, height: height - 3)
+        } else {
+            lines.append(ListView.header(.nextUp, state, width: width))
+            lines += ListView.rows(.nextUp, state, width: width, height: layout.nextUpRows)
+            lines.append(ListView.header(.backlog, state, width: width))
+            lines += ListView.rows(.backlog, state, width: width, height: layout.backlogRows)
+        }
+        while lines.count < height - 2 { lines.append(ScreenLine([Span(String(repeating: " ", count: width))])) }
+        lines = Array(lines.prefix(height - 2))
+        let (message, cursorCol) = StatusView.messageLine(state, width: width)
+        lines.append(message)
+        lines.append(StatusView.statusBar(state, width: width))
+        return Frame(lines: lines, cursor: cursorCol.map { (layout.messageLine, $0) })
+    }
+
+    /// A polite message when the terminal is below the minimum size.
+    static func tooSmall(width: Int, height: Int) -> Frame {
+        let words = ["Terminal too small (\(width)×\(height)).",
+                     "nextup needs at least \(Layout.minWidth)×\(Layout.minHeight).",
+                     "Make the window larger, or press q to quit."]
+        var lines = Array(repeating: ScreenLine([Span(String(repeating: " ", count: max(0, width)))]), count: max(0, height))
+        let start = max(0, (height - words.count) / 2)
+        for (i, text) in words.enumerated() where start + i < height {
+            var b = LineBuilder(width: width)
+            b.add(text, .message)
+            lines[start + i] = b.line()
+        }
+        return Frame(lines: lines)
+    }
+}

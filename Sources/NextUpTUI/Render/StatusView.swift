@@ -1,0 +1,107 @@
+import NextUpCore
+
+/// The title bar, the message/prompt line and the status bar.
+enum StatusView {
+    static func titleBar(_ state: AppState, width: Int) -> ScreenLine {
+        var b = LineBuilder(width: width)
+        b.add(" nextup", .title)
+        if !state.filter.isEmpty { b.add("  filter: \(state.filter.query)", .title) }
+        let right = "Next Up \(state.nextUp.count) · Backlog \(state.backlog.count) "
+        let rw = TerminalWidth.width(of: right)
+        if b.remaining > rw + 2 {
+            b.pad(leaving: rw, .title)
+            b.add(right, .title)
+        }
+        return b.line(padding: .title)
+    }
+
+    /// Words for the sync state: "synced 4s ago · 2 peers", "syncing…",
+    /// "local only", or the problem. Second value: whether it is a problem.
+    static func syncText(_ sync: SyncDisplay, nowMillis: Int64) -> (String, Bool) {
+        guard sync.enabled else { return ("local only — no peer folder", false) }
+        if let problem = sync.problem { return ("sync: \(problem)", true) }
+        var parts: [String] = []
+        if sync.isSyncing { parts.append("syncing…") }
+        else if let last = sync.lastSuccessMillis { parts.append("synced \(age(nowMillis - last))") }
+        else { parts.append("not synced yet") }
+        parts.append(sync.peers == 1 ? "1 peer" : "\(sync.peers) peers")
+        if sync.pendingLocalChanges > 0 { parts.append("\(sync.pendingLocalChanges) to send") }
+        if let skew = sync.skewWarning { parts.append(skew) }
+        return (parts.joined(separator: " · "), sync.skewWarning != nil)
+    }
+
+    /// "just now", "4s ago", "3m ago", "2h ago", "5d ago".
+    static func age(_ millis: Int64) -> String {
+        let s = millis / 1000
+        if s < 1 { return "just now" }
+        if s < 60 { return "\(s)s ago" }
+        if s < 3600 { return "\(s / 60)m ago" }
+        if s < 86_400 { return "\(s / 3600)h ago" }
+        return "\(s / 86_400)d ago"
+    }
+
+    static func statusBar(_ state: AppState, width: Int) -> ScreenLine {
+        var b = LineBuilder(width: width)
+        if let error = state.prompt?.error {
+            b.add(" \(error)", .error)
+            return b.line(padding: .error)
+        }
+        let (text, problem) = syncText(state.sync, nowMillis: state.nowMillis)
+        let style: Style = problem ? .statusProblem : .status
+        b.add(" " + text, style)
+        let right = " ? help · q quit "
+        let rw = TerminalWidth.width(of: right)
+        if b.remaining >= rw {
+            b.pad(leaving: rw, .status)
+            b.add(right, .status)
+        }
+        return b.line(padding: .status)
+    }
+
+    /// The prompt (with the cursor's column) or the message, or key hints.
+    static func messageLine(_ state: AppState, width: Int) -> (ScreenLine, cursorCol: Int?) {
+        var b = LineBuilder(width: width)
+        if let prompt = state.prompt {
+            b.add(prompt.label, .header, cells: max(1, width / 2))
+            let room = b.remaining
+            let (text, cursor) = visibleText(prompt.editor, room: room)
+            let col = b.used + cursor
+            b.add(text, .normal)
+            return (b.line(), min(col, width - 1))
+        }
+        if let m = state.message {
+            b.add(" " + m.text, m.isError ? .error : .message)
+            return (b.line(), nil)
+        }
+        let hints: [(Action, String)] = [(.add, "add"), (.editTitle, "title"), (.cycleUrgency, "urgency"),
+                                         (.cycleImportance, "importance"), (.setDuration, "duration"),
+                                         (.cycleCategory, "category"), (.toggleNextUp, "next up"), (.toggleDone, "done"),
+                                         (.undo, "undo"), (.filter, "filter"), (.sort, "sort"), (.help, "help")]
+        let text = hints.compactMap { action, word in state.keyMap.keys(for: action).first.map { "\($0.name) \(word)" } }
+            .joined(separator: " · ")
+        b.add(" " + text, .unset)
+        return (b.line(), nil)
+    }
+
+    /// The part of an editor's text that fits in `room` cells, scrolled so the
+    /// cursor is visible, and the cursor's cell offset in it.
+    static func visibleText(_ editor: LineEditor, room: Int) -> (String, Int) {
+        let chars = editor.characters.map { Sanitizer.visible(String($0)) }
+        let widths = chars.map { TerminalWidth.width(of: $0) }
+        let limit = max(1, room - 1)
+        var start = 0
+        var before = widths[0..<editor.cursor].reduce(0, +)
+        while before > limit, start < editor.cursor {
+            before -= widths[start]
+            start += 1
+        }
+        var out = ""
+        var used = 0
+        for i in start..<chars.count {
+            if used + widths[i] > room { break }
+            out += chars[i]
+            used += widths[i]
+        }
+        return (out, before)
+    }
+}

@@ -1,0 +1,163 @@
+import NextUpCore
+
+/// Runs the reducer against real collaborators: performs the effects on the
+/// backend, reloads the lists, loads the rows that come into view, and draws.
+/// No polling and no threads here (that is ``EventLoop``), so tests drive it
+/// with a ``FakeScreen`` and a ``MemoryBackend``.
+///
+/// Contract: a backend error never escapes; it becomes a status-line message.
+public final class AppRuntime {
+    public private(set) var state: AppState
+    let backend: TaskBackend
+    let screen: Screen
+    let sync: SyncSource?
+    let clock: PhysicalClock
+    private var lastToken: Int?
+    private var lastSyncSignals = 0
+    private var needsReload = false
+
+    public init(state: AppState, backend: TaskBackend, screen: Screen, sync: SyncSource? = nil, clock: PhysicalClock = SystemClock()) {
+        self.state = state
+        self.backend = backend
+        self.screen = screen
+        self.sync = sync
+        self.clock = clock
+    }
+
+    /// Reads the size, the clock, the lists and the sync state, and draws.
+    public func start() {
+        let (w, h) = screen.size()
+        send(.resize(cols: w, rows: h))
+        send(.tick(nowMillis: clock.nowMillis()))
+        if let sync { send(.syncStatus(sync.display())) }
+        reload(external: false)
+        settle()
+    }
+
+    /// Applies one event and performs its effects.
+    public func send(_ event: Event) {
+        let effects = Reducer.reduce(&state, event)
+        for effect in effects { perform(effect) }
+    }
+
+    /// Keys typed since the last call (a resize reads the new size).
+    public func handle(keys: [Key]) {
+        for key in keys {
+            if key == .resize {
+                let (w, h) = screen.size()
+                send(.resize(cols: w, rows: h))
+                screen.redrawAll()
+            } else {
+                send(.key(key))
+            }
+            // The next key must see the lists as this one left them (J J, x x…).
+            if needsReload { showWrittenThenReload() }
+        }
+        settle()
+    }
+
+    /// Something outside may have changed: reload when the store says so (or
+    /// cannot say), and refresh the sync state.
+    public func somethingChanged() {
+        var syncWrote = false
+        if let sync {
+            send(.syncStatus(sync.display()))
+            let signals = sync.signals
+            syncWrote = signals != lastSyncSignals
+            lastSyncSignals = signals
+        }
+        let token = try? backend.changeToken()
+        if syncWrote || token == nil || token != lastToken { reload(external: true) }
+        settle()
+    }
+
+    /// The clock moved on.
+    public func tick() {
+        send(.tick(nowMillis: clock.nowMillis()))
+        settle()
+    }
+
+    /// After events: reload if asked, load rows that came into view, draw.
+    public func settle() {
+        if needsReload { showWrittenThenReload() }
+        loadVisibleRows()
+        screen.draw(MainView.frame(state))
+    }
+
+    /// Milliseconds until the screen must change by itself (a highlight or a
+    /// message expiring, the sync age ticking).
+    public var nextDeadline: Int {
+        var wait: Int64 = 1_000
+        let now = state.nowMillis
+        for until in state.highlights.values { wait = min(wait, until - now) }
+        if let m = state.message { wait = min(wait, m.untilMillis - now) }
+        return Int(max(10, wait))
+    }
+
+    /// After this UI's own write: shows the written rows at once (one cheap
+    /// read), then re-reads the lists, which may re-sort (slower on a big store).
+    func showWrittenThenReload() {
+        let written = state.ownWrites.filter { state.rows[$0] != nil }
+        if !written.isEmpty, let rows = try? backend.rows(Array(written)) {
+            send(.rowsLoaded(rows))
+            screen.draw(MainView.frame(state))
+        }
+        reload(external: false)
+    }
+
+    func reload(external: Bool) {
+        needsReload = false
+        do {
+            let token = try backend.changeToken()
+            let now = clock.nowMillis()
+            send(.tick(nowMillis: now))
+            let (next, backlog) = try backend.listIDs(state.query, nowMillis: now)
+            let probe = Reducer.probe(state, nextUp: next, backlog: backlog)
+            let rows = try backend.rows(probe.visibleIDs(margin: 3))
+            send(.reloaded(Listing(nextUp: next, backlog: backlog, rows: rows), external: external))
+            lastToken = token
+        } catch {
+            send(.failed("could not read the store: \(error)"))
+        }
+    }
+
+    func loadVisibleRows() {
+        let missing = state.visibleIDs(margin: 3).filter { state.rows[$0] == nil }
+        guard !missing.isEmpty else { return }
+        do {
+            send(.rowsLoaded(try backend.rows(missing)))
+        } catch {
+            send(.failed("could not read the store: \(error)"))
+        }
+    }
+
+    func perform(_ effect: Effect) {
+        switch effect {
+        case .write(let write, let undo):
+            do {
+                let id = try backend.perform(write)
+                send(.wrote(write, task: id, undo: undo))
+            } catch {
+                send(.failed("could not save: \(error)"))
+            }
+            needsReload = true
+        case .undo(let entry):
+            do {
+                let id = try backend.perform(entry.inverse)
+                send(.wrote(entry.inverse, task: id, undo: nil))
+            } catch {
+                send(.failed("could not undo: \(error)"))
+            }
+            needsReload = true
+        case .reload:
+            needsReload = true
+        case .syncNow:
+            sync?.requestSync()
+            if let sync { send(.syncStatus(sync.display())) }
+        case .redraw:
+            screen.redrawAll()
+        case .quit:
+            break
+        }
+    }
+}

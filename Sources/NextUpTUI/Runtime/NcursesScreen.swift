@@ -1,0 +1,173 @@
+import CNcursesw
+import Glibc
+import NextUpCore
+
+/// The real terminal, through ncursesw. Only the event loop's thread calls it.
+///
+/// Contract: ``start(color:)`` puts the terminal in cbreak/noecho/keypad mode
+/// on the alternate screen; ``stop()`` (idempotent) gives it back exactly as
+/// it was. Text reaches the terminal only through `waddnstr`, after the views
+/// have replaced every control character with a placeholder.
+public final class NcursesScreen: Screen {
+    private var stopped = false
+    private var lastFrame: Frame?
+    private var forceFull = false
+    private var attributes: [Style: Int32] = [:]
+    private var cursorVisible: Int32 = -1
+
+    private init() {}
+
+    /// Takes over the terminal. `color` false honours `NO_COLOR`: styles then
+    /// use bold, reverse, underline and dim only.
+    public static func start(color: Bool) throws -> NcursesScreen {
+        _ = nu_setlocale_all()
+        guard let output = fdopen(dup(1), "w"), let input = fdopen(dup(0), "r") else {
+            throw TerminalAppError("cannot open the terminal")
+        }
+        guard let screen = newterm(nil, output, input) else {
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw TerminalAppError("cannot start the screen: the terminal type '\(Sanitizer.visible(term))' is unknown (check TERM)")
+        }
+        set_term(screen)
+        cbreak()
+        noecho()
+        nonl()
+        _ = nu_keypad(true)
+        intrflush(nu_stdscr(), false)
+        set_escdelay(25)
+        nu_timeout(0)
+        let s = NcursesScreen()
+        s.setUpStyles(color: color && has_colors())
+        return s
+    }
+
+    /// Gives the terminal back. Safe to call twice.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        curs_set(1)
+        endwin()
+    }
+
+    public func size() -> (width: Int, height: Int) { (Int(nu_cols()), Int(nu_lines())) }
+
+    public func redrawAll() { forceFull = true }
+
+    public func draw(_ frame: Frame) {
+        guard !stopped else { return }
+        if !forceFull, frame == lastFrame { return }
+        let full = forceFull || lastFrame == nil || lastFrame!.lines.count != frame.lines.count
+        if forceFull {
+            _ = nu_clearok(true)
+        }
+        if full { _ = nu_erase() }
+        forceFull = false
+        let height = Int(nu_lines())
+        for (y, line) in frame.lines.enumerated() where y < height {
+            if !full, let last = lastFrame, last.lines[y] == line { continue }
+            var x = 0
+            for span in line.spans {
+                _ = nu_move(Int32(y), Int32(x))
+                _ = nu_attrset(attributes[span.style] ?? 0)
+                _ = nu_addnstr(span.text, -1)
+                x += TerminalWidth.width(of: span.text)
+            }
+        }
+        _ = nu_attrset(0)
+        if let cursor = frame.cursor {
+            setCursor(1)
+            _ = nu_move(Int32(cursor.row), Int32(cursor.col))
+        } else {
+            setCursor(0)
+        }
+        _ = nu_refresh()
+        lastFrame = frame
+    }
+
+    public func readKeys() -> [Key] {
+        var keys: [Key] = []
+        var ch: wint_t = 0
+        while true {
+            let r = nu_get_wch(&ch)
+            if r == ERR { break }
+            if r == nu_key_code_yes() {
+                if let k = Self.functionKey(Int32(ch)) { keys.append(k) }
+            } else if let k = Self.characterKey(UInt32(ch)) {
+                keys.append(k)
+            }
+            if keys.count > 512 { break }
+        }
+        return keys
+    }
+
+    private func setCursor(_ visibility: Int32) {
+        if cursorVisible != visibility {
+            curs_set(visibility)
+            cursorVisible = visibility
+        }
+    }
+
+    static func functionKey(_ code: Int32) -> Key? {
+        switch code {
+        case KEY_UP: return .up
+        case KEY_DOWN: return .down
+        case KEY_LEFT: return .left
+        case KEY_RIGHT: return .right
+        case KEY_HOME: return .home
+        case KEY_END: return .end
+        case KEY_PPAGE: return .pageUp
+        case KEY_NPAGE: return .pageDown
+        case KEY_BACKSPACE: return .backspace
+        case KEY_DC: return .delete
+        case KEY_ENTER: return .enter
+        case KEY_BTAB: return .backTab
+        case KEY_RESIZE: return .resize
+        default:
+            for n in 1...12 where code == nu_key_f(Int32(n)) { return .function(n) }
+            return nil
+        }
+    }
+
+    static func characterKey(_ c: UInt32) -> Key? {
+        switch c {
+        case 9: return .tab
+        case 10, 13: return .enter
+        case 27: return .escape
+        case 8, 127: return .backspace
+        case 1...26: return .ctrl(Character(Unicode.Scalar(c + 96)!))
+        case 0, 28...31: return nil
+        default:
+            guard let scalar = Unicode.Scalar(c) else { return nil }
+            return .char(Character(scalar))
+        }
+    }
+
+    private func setUpStyles(color: Bool) {
+        let bold = Int32(nu_a_bold()), reverse = Int32(nu_a_reverse()), dim = Int32(nu_a_dim()), under = Int32(nu_a_underline())
+        var a: [Style: Int32] = [
+            .normal: 0, .title: reverse | bold, .header: bold, .headerFocused: bold | under,
+            .selected: reverse | bold, .selectedInactive: bold, .done: dim, .changed: under,
+            .unset: dim, .status: reverse, .statusProblem: reverse | bold, .message: 0, .error: bold, .help: bold,
+        ]
+        if color {
+            start_color()
+            use_default_colors()
+            let pairs: [(Style, Int16, Int16, Int32)] = [
+                (.title, Int16(COLOR_BLACK), Int16(COLOR_CYAN), bold),
+                (.headerFocused, Int16(COLOR_YELLOW), -1, bold),
+                (.changed, Int16(COLOR_BLACK), Int16(COLOR_YELLOW), 0),
+                (.status, Int16(COLOR_BLACK), Int16(COLOR_WHITE), 0),
+                (.statusProblem, Int16(COLOR_WHITE), Int16(COLOR_RED), bold),
+                (.message, Int16(COLOR_GREEN), -1, 0),
+                (.error, Int16(COLOR_RED), -1, bold),
+                (.help, Int16(COLOR_CYAN), -1, bold),
+                (.unset, Int16(COLOR_YELLOW), -1, dim),
+            ]
+            for (i, p) in pairs.enumerated() {
+                init_pair(Int16(i + 1), p.1, p.2)
+                a[p.0] = Int32(nu_color_pair(Int32(i + 1))) | p.3
+            }
+        }
+        attributes = a
+    }
+}

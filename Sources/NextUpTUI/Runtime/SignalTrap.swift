@@ -1,0 +1,34 @@
+import CNcursesw
+import Glibc
+
+nonisolated(unsafe) private var signalPipeFD: Int32 = -1
+
+/// Turns SIGINT, SIGTERM and SIGHUP into a byte on a pipe so the event loop
+/// quits through its normal path (which restores the terminal); on a crash
+/// signal it restores the terminal before the process dies.
+enum SignalTrap {
+    static let quitSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
+
+    static func install(pipe: WakePipe) {
+        signalPipeFD = pipe.writeFD
+        for s in quitSignals {
+            signal(s) { _ in
+                var byte: UInt8 = 1
+                _ = write(signalPipeFD, &byte, 1)
+            }
+        }
+        for s in crashSignals {
+            signal(s) { sig in
+                endwin()
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+        }
+    }
+
+    static func uninstall() {
+        for s in quitSignals + crashSignals { signal(s, SIG_DFL) }
+        signalPipeFD = -1
+    }
+}

@@ -1,0 +1,59 @@
+import NextUpCore
+import NextUpStore
+
+/// The UI's view of the shared store: lean listing queries, full rows only for
+/// what is on screen, and intent-named writes of single fields.
+public final class StoreBackend: TaskBackend {
+    public let store: TaskStore
+
+    public init(store: TaskStore) { self.store = store }
+
+    public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
+        let filter = query.filter
+        let narrowing = TaskStore.ListNarrowing(words: filter.words, category: filter.category, tbdOnly: filter.tbdOnly)
+        return try store.listIDs(sort: query.sort, narrowing: narrowing, keepDone: query.keepDone, nowMillis: nowMillis)
+    }
+
+    public func rows(_ ids: [TaskID]) throws -> [TaskItem] { try store.tasks(ids: ids) }
+
+    public func changeToken() throws -> Int? { try store.dataVersion() }
+
+    public func perform(_ write: Write) throws -> TaskID {
+        switch write {
+        case .add(let title, let toNextUp):
+            var draft = try TaskDraft(title: title)
+            draft.nextUp = toNextUp
+            return try store.add(draft).id
+        case .setTitle(let id, let title):
+            return try set(id, .title, .string(title))
+        case .setUrgency(let id, let u):
+            return try set(id, .urgency, u.map { .string($0.rawValue) } ?? .null)
+        case .setImportance(let id, let i):
+            return try set(id, .importance, i.map { .int(Int64($0.rawValue)) } ?? .null)
+        case .setDuration(let id, let d):
+            return try set(id, .duration, d.map { .int(Int64($0.minutes)) } ?? .null)
+        case .setCategory(let id, let c):
+            return try set(id, .category, c.map { .string($0) } ?? .null)
+        case .complete(let id): return try store.complete(id).task.id
+        case .reopen(let id): return try store.reopen(id).task.id
+        case .delete(let id): return try store.delete(id).task.id
+        case .restore(let id): return try store.restore(id).task.id
+        case .removeFromNextUp(let id): return try store.removeFromNextUp(id).task.id
+        case .placeInNextUp(let id, let place):
+            if case .end = place { return try store.moveToNextUp(id).task.id }
+            let list = try store.nextUp()
+            func key(_ other: TaskID?) -> String? {
+                other.flatMap { o in list.first { $0.id == o }?.nextUpPosition }
+            }
+            var after: String?, before: String?
+            if case .between(let a, let b) = place { after = key(a); before = key(b) }
+            let last = list.last { $0.id != id }?.nextUpPosition
+            let newKey = place.orderKey(after: after, before: before, last: last)
+            return try set(id, .nextUp, .string(newKey))
+        }
+    }
+
+    private func set(_ id: TaskID, _ field: TaskField, _ value: FieldValue) throws -> TaskID {
+        try store.edit(id, set: [(field, value)]).task.id
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Glibc
+import NextUpCore
+import NextUpStore
+import NextUpSync
+
+/// The terminal UI's entry point: `nextup` with no subcommand.
+public enum TerminalApp {
+    /// Opens the UI on `store` until the person quits (q, Ctrl-C, SIGTERM,
+    /// a closed terminal). The terminal is always restored before this returns
+    /// or throws. With a peer folder, the sync engine runs in the background.
+    ///
+    /// - Throws: ``TerminalAppError`` when there is no usable terminal.
+    public static func run(store: TaskStore, peerFolder: URL?, config: NextUpConfig) throws {
+        guard isatty(0) == 1, isatty(1) == 1 else {
+            throw TerminalAppError("the task screen needs a terminal; use 'nextup list' or 'nextup --help' in scripts")
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let (keyMap, problems) = KeyMap.defaults.applying(config.keys)
+        var state = AppState(keyMap: keyMap, categories: config.categories)
+        state.sync = SyncDisplay(enabled: peerFolder != nil)
+
+        let wake = try WakePipe()
+        let signals = try WakePipe()
+        let watcher = ChangeWatcher(watching: [store.location.folder], onChange: { wake.signal() })
+        var startProblems = problems
+        do { try watcher.start() } catch {
+            startProblems.append("cannot watch the store for outside changes (\(error)); checking every second")
+        }
+        let sync = makeSync(store: store, peerFolder: peerFolder, problems: &startProblems)
+        if let sync {
+            do { try sync.start(onChange: { wake.signal() }) } catch {
+                startProblems.append("sync could not start: \(error)")
+            }
+        }
+        defer {
+            sync?.stop()
+            watcher.stop()
+        }
+
+        SignalTrap.install(pipe: signals)
+        defer { SignalTrap.uninstall() }
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        let screen = try NcursesScreen.start(color: !noColor)
+        defer { screen.stop() }
+
+        // The UI reads and writes on a connection of its own, so that a long
+        // sync cycle on the engine's connection never freezes the screen.
+        let uiStore = sync == nil ? store : ((try? TaskStore.open(store.location)) ?? store)
+        let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync)
+        if !startProblems.isEmpty { runtime.send(.failed(startProblems.joined(separator: "; "))) }
+        EventLoop(runtime: runtime, screen: screen, wake: wake, signals: signals).run()
+    }
+
+    static func makeSync(store: TaskStore, peerFolder: URL?, problems: inout [String]) -> SyncSource? {
+        guard let peerFolder else { return nil }
+        return EngineSync(store: store, peerFolder: peerFolder)
+    }
+}

@@ -1,0 +1,74 @@
+import NextUpCore
+
+/// The whole UI as a value. Only the reducer changes it; views read it.
+public struct AppState: Equatable, Sendable {
+    /// Terminal size in cells.
+    public var width: Int
+    public var height: Int
+    public var nowMillis: Int64
+
+    public var nextUp = PaneState()
+    public var backlog = PaneState()
+    public var focus: Pane = .backlog
+    /// Loaded rows of both lists by id: the visible ones at least.
+    public var rows: [TaskID: TaskItem] = [:]
+    /// A task to select (and focus the pane of) once the next reload lists it.
+    public var pendingSelection: TaskID?
+
+    public var sort: BacklogSort = .score
+    public var filter = ListFilter()
+    /// Tasks this session marked done; they stay listed until the app quits.
+    public var keepDone: Set<TaskID> = []
+
+    public var prompt: Prompt?
+    public var showHelp = false
+    public var sync = SyncDisplay.off
+    /// A transient message for the status line, and whether it is an error.
+    public var message: Message?
+    /// Rows changed from outside, highlighted until the given time.
+    public var highlights: [TaskID: Int64] = [:]
+    /// This session's edits, newest last.
+    public var undoStack: [UndoEntry] = []
+    /// Tasks this UI wrote since the last reload (not highlighted as outside changes).
+    public var ownWrites: Set<TaskID> = []
+
+    public var keyMap: KeyMap
+    public var categories: [String]
+    public var quitting = false
+
+    public struct Message: Equatable, Sendable {
+        public var text: String
+        public var isError: Bool
+        public var untilMillis: Int64
+    }
+
+    /// How long an outside change stays highlighted.
+    public static let highlightMillis: Int64 = 2_000
+    /// How long a status message stays.
+    public static let messageMillis: Int64 = 5_000
+    public static let defaultCategories = ["Essentials", "Deep Work", "Admin", "Learning", "Recharge"]
+
+    public init(width: Int = 80, height: Int = 24, nowMillis: Int64 = 0, keyMap: KeyMap = .defaults,
+                categories: [String] = AppState.defaultCategories) {
+        self.width = width
+        self.height = height
+        self.nowMillis = nowMillis
+        self.keyMap = keyMap
+        self.categories = categories
+    }
+
+    public subscript(pane: Pane) -> PaneState {
+        get { pane == .nextUp ? nextUp : backlog }
+        set { if pane == .nextUp { nextUp = newValue } else { backlog = newValue } }
+    }
+
+    /// The query the lists are read with.
+    public var query: ListQuery { ListQuery(sort: sort, filter: filter, keepDone: keepDone) }
+
+    /// The task under the cursor in the focused pane.
+    public var selectedTask: TaskItem? { self[focus].selected.flatMap { rows[$0] } }
+
+    public mutating func say(_ text: String, error: Bool = false) {
+        message = Message(text: text, isError: error, untilMillis: nowMillis + Self.messageMillis)
+    }
+}

@@ -1,0 +1,51 @@
+import NextUpCore
+
+/// Everything that can happen to the UI state.
+public enum Event: Equatable, Sendable {
+    case key(Key)
+    /// The terminal's size, in cells.
+    case resize(cols: Int, rows: Int)
+    /// The clock moved on (status bar age, highlight expiry).
+    case tick(nowMillis: Int64)
+    /// Fresh lists from the store. `external` is true when the reload was
+    /// caused by another process or machine (rows that changed get
+    /// highlighted), false after this UI's own write.
+    case reloaded(Listing, external: Bool)
+    /// More rows of the current lists.
+    case rowsLoaded([TaskItem])
+    case syncStatus(SyncDisplay)
+    /// A write of this UI succeeded; `task` is the task written (for an add,
+    /// the new one).
+    case wrote(Write, task: TaskID?, undo: UndoEntry?)
+    /// A write or read failed; the message is shown in plain words.
+    case failed(String)
+}
+
+/// The two lists as read from the store: ids in display order, plus rows for
+/// some of them (at least the ones that will be visible).
+public struct Listing: Equatable, Sendable {
+    public var nextUp: [TaskID]
+    public var backlog: [TaskID]
+    public var rows: [TaskItem]
+
+    public init(nextUp: [TaskID], backlog: [TaskID], rows: [TaskItem]) {
+        self.nextUp = nextUp
+        self.backlog = backlog
+        self.rows = rows
+    }
+}
+
+/// What the lists are read with.
+public struct ListQuery: Equatable, Sendable {
+    public var sort: BacklogSort
+    public var filter: ListFilter
+    /// Tasks completed in this session stay listed (shown as done) so that
+    /// `x` can be pressed again to reopen them.
+    public var keepDone: Set<TaskID>
+
+    public init(sort: BacklogSort = .score, filter: ListFilter = ListFilter(), keepDone: Set<TaskID> = []) {
+        self.sort = sort
+        self.filter = filter
+        self.keepDone = keepDone
+    }
+}

@@ -1,0 +1,79 @@
+import NextUpCore
+
+/// What the lists are narrowed to: text in the title, a category, TBD only.
+///
+/// Typed in the filter prompt as words: `cat:NAME` (or `#NAME`, quotes allowed
+/// for names with spaces: `cat:"Deep Work"`), `is:tbd`, and any other words as
+/// text that must all appear in the title (case-insensitive).
+public struct ListFilter: Equatable, Sendable {
+    public var text: String = ""
+    public var category: String?
+    public var tbdOnly: Bool = false
+
+    public init(text: String = "", category: String? = nil, tbdOnly: Bool = false) {
+        self.text = text
+        self.category = category
+        self.tbdOnly = tbdOnly
+    }
+
+    public var isEmpty: Bool { text.isEmpty && category == nil && !tbdOnly }
+
+    /// Parses the filter prompt's text.
+    public static func parse(_ query: String) -> ListFilter {
+        var filter = ListFilter()
+        var words: [String] = []
+        for token in tokens(query) {
+            let lower = token.lowercased()
+            if lower == "is:tbd" || lower == "tbd:" {
+                filter.tbdOnly = true
+            } else if lower.hasPrefix("cat:") || lower.hasPrefix("category:") || (token.hasPrefix("#") && token.count > 1) {
+                let name = token.hasPrefix("#") ? String(token.dropFirst()) : String(token[token.index(after: token.firstIndex(of: ":")!)...])
+                if !name.isEmpty { filter.category = name }
+            } else {
+                words.append(token)
+            }
+        }
+        filter.text = words.joined(separator: " ")
+        return filter
+    }
+
+    /// The filter written back in prompt syntax (round-trips through ``parse(_:)``).
+    public var query: String {
+        var parts: [String] = []
+        if !text.isEmpty { parts.append(text) }
+        if let category { parts.append(category.contains(" ") ? "cat:\"\(category)\"" : "cat:\(category)") }
+        if tbdOnly { parts.append("is:tbd") }
+        return parts.joined(separator: " ")
+    }
+
+    /// The text's words, lowercased; each must occur in the title.
+    public var words: [String] { text.lowercased().split(separator: " ").map(String.init) }
+
+    /// Whether a task passes. Text words must all occur in the title; the
+    /// category matches case-insensitively.
+    public func matches(_ task: TaskItem) -> Bool {
+        if tbdOnly && !task.isTBD { return false }
+        if let category, task.category?.lowercased() != category.lowercased() { return false }
+        if !text.isEmpty {
+            let title = task.title.lowercased()
+            for word in words where !title.contains(word) { return false }
+        }
+        return true
+    }
+
+    static func tokens(_ query: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var quoted = false
+        for c in query {
+            if c == "\"" { quoted.toggle(); continue }
+            if c == " " && !quoted {
+                if !current.isEmpty { out.append(current); current = "" }
+            } else {
+                current.append(c)
+            }
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+}

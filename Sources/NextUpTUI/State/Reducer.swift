@@ -1,0 +1,170 @@
+import NextUpCore
+
+/// The pure heart of the UI: (state, event) → (next state, effects).
+///
+/// Contract: no I/O, no clock, no terminal. Writes are not performed here but
+/// returned as ``Effect``s; their success comes back as ``Event/wrote(_:task:undo:)``
+/// and fresh data as ``Event/reloaded(_:external:)``.
+public enum Reducer {
+    /// The functional form: the next state and what to do.
+    public static func reduce(_ state: AppState, _ event: Event) -> (AppState, [Effect]) {
+        var next = state
+        let effects = reduce(&next, event)
+        return (next, effects)
+    }
+
+    /// The same, updating `state` in place.
+    public static func reduce(_ state: inout AppState, _ event: Event) -> [Effect] {
+        var effects: [Effect] = []
+        switch event {
+        case .key(let key):
+            effects = handleKey(key, &state)
+        case .resize(let cols, let rows):
+            state.width = max(1, cols)
+            state.height = max(1, rows)
+        case .tick(let now):
+            state.nowMillis = now
+            state.highlights = state.highlights.filter { $0.value > now }
+            if let m = state.message, m.untilMillis <= now { state.message = nil }
+        case .reloaded(let listing, let external):
+            applyReload(listing, external: external, &state)
+        case .rowsLoaded(let rows):
+            for row in rows { state.rows[row.id] = row }
+        case .syncStatus(let sync):
+            state.sync = sync
+        case .wrote(let write, let task, let undo):
+            if let undo { state.undoStack.append(undo) }
+            if case .add(let title, _) = write, let task {
+                state.undoStack.append(UndoEntry(inverse: .delete(task), description: "add “\(TerminalWidth.truncate(Sanitizer.visible(title), to: 30))”"))
+                state.pendingSelection = task
+            }
+            if let task { state.ownWrites.insert(task) }
+            if state.undoStack.count > 500 { state.undoStack.removeFirst(state.undoStack.count - 500) }
+        case .failed(let message):
+            state.say(message, error: true)
+        }
+        keepSelectionInView(&state)
+        return effects
+    }
+
+    static func keepSelectionInView(_ state: inout AppState) {
+        let layout = state.layout
+        for pane in Pane.allCases {
+            if state[pane].selected == nil, !state[pane].ids.isEmpty { state[pane].select(index: 0) }
+            state[pane].scrollToSelection(height: layout.rows(for: pane))
+        }
+    }
+
+    // MARK: reload
+
+    /// Replaces the lists, keeping each pane's selection on its task id, and
+    /// highlights rows that changed from outside.
+    static func applyReload(_ listing: Listing, external: Bool, _ state: inout AppState) {
+        let oldRows = state.rows
+        var oldIDs: Set<TaskID>?
+        var fresh: [TaskID: TaskItem] = [:]
+        fresh.reserveCapacity(listing.rows.count)
+        for row in listing.rows { fresh[row.id] = row }
+        if external {
+            let until = state.nowMillis + AppState.highlightMillis
+            for row in listing.rows where !state.ownWrites.contains(row.id) {
+                if let old = oldRows[row.id] {
+                    if old.versions != row.versions { state.highlights[row.id] = until }
+                } else {
+                    if oldIDs == nil { oldIDs = Set(state.nextUp.ids).union(state.backlog.ids) }
+                    if !oldIDs!.contains(row.id) { state.highlights[row.id] = until }
+                }
+            }
+        }
+        state.ownWrites = []
+        state.rows = fresh
+        state.nextUp.replace(ids: listing.nextUp)
+        state.backlog.replace(ids: listing.backlog)
+        if let wanted = state.pendingSelection {
+            for pane in [state.focus, state.focus.other] where state[pane].ids.contains(wanted) {
+                state[pane].selected = wanted
+                state.focus = pane
+                state.pendingSelection = nil
+                break
+            }
+        }
+    }
+
+    /// The state's lists with new ids but no new rows: what the runtime uses to
+    /// learn which rows a reload has to read.
+    public static func probe(_ state: AppState, nextUp: [TaskID], backlog: [TaskID]) -> AppState {
+        var s = state
+        applyReload(Listing(nextUp: nextUp, backlog: backlog, rows: []), external: false, &s)
+        s.ownWrites = state.ownWrites
+        s.rows = state.rows
+        keepSelectionInView(&s)
+        return s
+    }
+
+    // MARK: keys
+
+    static func handleKey(_ key: Key, _ state: inout AppState) -> [Effect] {
+        if key == .resize { return [] }
+        if state.showHelp {
+            state.showHelp = false
+            return []
+        }
+        if state.prompt != nil { return handlePromptKey(key, &state) }
+        guard let action = state.keyMap.action(for: key) else {
+            if key != .escape { state.say("\(key.name) does nothing here — ? shows the keys") }
+            else { state.message = nil }
+            return []
+        }
+        if state.layout.isTooSmall, action != .quit, action != .redraw { return [] }
+        return perform(action, &state)
+    }
+
+    static func perform(_ action: Action, _ state: inout AppState) -> [Effect] {
+        let pane = state.focus
+        let height = state.layout.rows(for: pane)
+        let index = state[pane].selectedIndex ?? 0
+        switch action {
+        case .moveDown: state[pane].select(index: index + 1)
+        case .moveUp: state[pane].select(index: index - 1)
+        case .top: state[pane].select(index: 0)
+        case .bottom: state[pane].select(index: state[pane].count - 1)
+        case .pageDown:
+            state[pane].select(index: index + height)
+            state[pane].top += height
+        case .pageUp:
+            state[pane].select(index: index - height)
+            state[pane].top -= height
+        case .switchPane: state.focus = pane.other
+        case .add: state.prompt = Prompt(kind: .add(toNextUp: pane == .nextUp))
+        case .filter: state.prompt = Prompt(kind: .filter, text: state.filter.query)
+        case .sort:
+            state.sort = state.sort.next
+            state.say("Backlog sorted by \(state.sort.rawValue)")
+            return [.reload]
+        case .sync:
+            if state.sync.enabled { return [.syncNow] }
+            state.say("sync is off: no peer folder (start with --peer DIR or set one in the config file)")
+        case .help: state.showHelp = true
+        case .quit:
+            state.quitting = true
+            return [.quit]
+        case .redraw: return [.redraw]
+        case .undo:
+            guard let entry = state.undoStack.popLast() else {
+                state.say("nothing to undo")
+                return []
+            }
+            state.say("undid \(entry.description)")
+            state.pendingSelection = entry.inverse.task
+            return [.undo(entry)]
+        case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
+             .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete:
+            guard let task = state.selectedTask else {
+                state.say(state[pane].count == 0 ? "\(pane.title) is empty" : "no task selected")
+                return []
+            }
+            return edit(action, task, &state)
+        }
+        return []
+    }
+}

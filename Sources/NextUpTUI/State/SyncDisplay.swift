@@ -1,0 +1,26 @@
+/// What the status bar knows about syncing, in the UI's own terms (the
+/// runtime translates the sync engine's status into this).
+public struct SyncDisplay: Equatable, Sendable {
+    /// Whether a peer folder is configured at all.
+    public var enabled: Bool
+    public var isSyncing: Bool = false
+    public var lastSuccessMillis: Int64?
+    public var peers: Int = 0
+    public var pendingLocalChanges: Int = 0
+    /// A problem in plain words ("peer folder missing: /mnt/share").
+    public var problem: String?
+    public var skewWarning: String?
+
+    public init(enabled: Bool, isSyncing: Bool = false, lastSuccessMillis: Int64? = nil, peers: Int = 0,
+                pendingLocalChanges: Int = 0, problem: String? = nil, skewWarning: String? = nil) {
+        self.enabled = enabled
+        self.isSyncing = isSyncing
+        self.lastSuccessMillis = lastSuccessMillis
+        self.peers = peers
+        self.pendingLocalChanges = pendingLocalChanges
+        self.problem = problem
+        self.skewWarning = skewWarning
+    }
+
+    public static let off = SyncDisplay(enabled: false)
+}

@@ -1,0 +1,38 @@
+import NextUpCore
+
+/// Where a task goes in Next Up.
+public enum NextUpPlace: Equatable, Sendable {
+    /// After the last task.
+    case end
+    /// Between two tasks (nil: the start or the end of the list).
+    case between(after: TaskID?, before: TaskID?)
+}
+
+/// A change the UI asks the store for, named by intent. Each one writes only
+/// the field(s) it names, so a prompt never overwrites what another machine
+/// changed in another field meanwhile.
+public enum Write: Equatable, Sendable {
+    case add(title: String, toNextUp: Bool)
+    case setTitle(TaskID, String)
+    case setUrgency(TaskID, Urgency?)
+    case setImportance(TaskID, Importance?)
+    case setDuration(TaskID, TaskDuration?)
+    case setCategory(TaskID, String?)
+    case complete(TaskID)
+    case reopen(TaskID)
+    case delete(TaskID)
+    case restore(TaskID)
+    case placeInNextUp(TaskID, NextUpPlace)
+    case removeFromNextUp(TaskID)
+
+    /// The task written, when it exists already.
+    public var task: TaskID? {
+        switch self {
+        case .add: return nil
+        case .setTitle(let id, _), .setUrgency(let id, _), .setImportance(let id, _), .setDuration(let id, _),
+             .setCategory(let id, _), .complete(let id), .reopen(let id), .delete(let id), .restore(let id),
+             .placeInNextUp(let id, _), .removeFromNextUp(let id):
+            return id
+        }
+    }
+}
