@@ -26,6 +26,9 @@ public struct LogDecoder {
     /// The replica whose log this is: the owner of shortened versions.
     public let owner: ReplicaID
     private let json = JSONDecoder()
+    /// Whether lines in the written form are read on bytes (``readWritten(_:)``)
+    /// before falling back to `JSONDecoder`. Off only in tests, to compare.
+    var readsWrittenForm = true
     private let replicas = ReplicaCache()
 
     public init(file: String, owner: ReplicaID) {
@@ -86,10 +89,18 @@ public struct LogDecoder {
         if line.count > LogFormat.maxLineLength { return issue(.lineTooLong(bytes: Int64(line.count))) }
         guard String(validating: line, as: UTF8.self) != nil else { return issue(.invalidUTF8) }
         guard Self.verifiedChecksum(line) else { return issue(.checksumMismatch) }
-        guard let wire = try? json.decode(WireRecord.self, from: Data(line)) else { return issue(.malformed("not a task change")) }
-        guard let task = TaskID(wire.task), task.rawValue == wire.task else { return issue(.malformed("invalid task id")) }
+        let taskText: String
+        let pairs: [(name: String, pair: WirePair)]
+        if readsWrittenForm, let written = Self.readWritten(line) {
+            (taskText, pairs) = written
+        } else {
+            guard let wire = try? json.decode(WireRecord.self, from: Data(line)) else { return issue(.malformed("not a task change")) }
+            taskText = wire.task
+            pairs = wire.set.map { (name: $0.key, pair: $0.value) }
+        }
+        guard let task = TaskID(taskText), task.rawValue == taskText else { return issue(.malformed("invalid task id")) }
         var changes: [FieldChange] = []
-        for (name, pair) in wire.set.sorted(by: { $0.key < $1.key }) {
+        for (name, pair) in pairs.sorted(by: { $0.name < $1.name }) {
             guard let field = TaskField(rawValue: name) else {
                 issue(.invalidField("unknown field \"\(Sanitized.short(name))\" in task \(task.short)"))
                 continue
@@ -104,10 +115,44 @@ public struct LogDecoder {
             }
             changes.append(FieldChange(task: task, field: field, value: value, version: version))
         }
-        if wire.set.isEmpty { return issue(.malformed("no field changes")) }
+        if pairs.isEmpty { return issue(.malformed("no field changes")) }
         if !changes.isEmpty {
             result.records.append(LogRecord(task: task, changes: changes.sorted { $0.field < $1.field }))
             result.recordEnds.append(offset + Int64(line.count) + 1)
+        }
+    }
+
+    /// Reads a line (checksum already verified) in exactly the form
+    /// ``LogRecord/encodedLine(owner:)`` writes —
+    /// `{"task":"…","set":{"<field>":[<value>,"<version>"],…},"crc":"…"}`,
+    /// no white space, each field once — on its bytes. Nil for any other
+    /// spelling, which ``decodeLine(_:at:into:)`` then reads with
+    /// `JSONDecoder`: JSONDecoder took 40% of a first sync of 100,000 tasks.
+    ///
+    /// Contract: when not nil, the task text and the pairs are what the
+    /// JSONDecoder path gives for the same line (in file order rather than
+    /// a dictionary's; the caller sorts them).
+    static func readWritten(_ line: ArraySlice<UInt8>) -> (task: String, pairs: [(name: String, pair: WirePair)])? {
+        line.withUnsafeBufferPointer { bytes in
+            var reader = JSONByteReader(bytes: bytes)
+            guard reader.take(#"{"task":"#), let task = reader.string(), reader.take(#","set":{"#) else { return nil }
+            var pairs: [(name: String, pair: WirePair)] = []
+            pairs.reserveCapacity(TaskField.allCases.count)
+            if !reader.take("}") {
+                while true {
+                    guard let name = reader.string(), reader.take(":["), let value = reader.value(),
+                          reader.take(","), let version = reader.string(), reader.take("]") else { return nil }
+                    // A repeated key: JSONDecoder's choice is not ours to guess.
+                    if pairs.contains(where: { $0.name == name }) { return nil }
+                    pairs.append((name: name, pair: WirePair(value: value, version: version)))
+                    if reader.take(",") { continue }
+                    guard reader.take("}") else { return nil }
+                    break
+                }
+            }
+            // What follows is the checksum member, already verified.
+            guard reader.index == bytes.count - JSONText.checksumSuffixLength else { return nil }
+            return (task, pairs)
         }
     }
 
@@ -168,15 +213,20 @@ private struct WireHeader: Decodable {
     var previous_replica: String?
 }
 
-private struct WireRecord: Decodable {
+struct WireRecord: Decodable {
     var task: String
     var set: [String: WirePair]
 }
 
 /// `[value, version]`, decoded leniently so one bad field does not hide the others.
-private struct WirePair: Decodable {
+struct WirePair: Decodable {
     var value: FieldValue?
     var version: String?
+
+    init(value: FieldValue?, version: String?) {
+        self.value = value
+        self.version = version
+    }
 
     init(from decoder: Decoder) throws {
         var container = try decoder.unkeyedContainer()
