@@ -30,7 +30,8 @@ struct SyncCommand: ParsableCommand {
         guard let peer = context.peerFolder else {
             throw CLIError("no peer folder is configured: pass --peer DIR, set NEXTUP_PEER, or set `peer` in the config file")
         }
-        let engine = SyncEngine(store: context.store, peerFolder: peer)
+        // Watching, other processes (a TUI) write meanwhile: short transactions.
+        let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot)
         if watch {
             try watchUntilInterrupted(engine, peer: peer)
             return

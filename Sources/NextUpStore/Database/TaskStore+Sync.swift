@@ -47,6 +47,12 @@ extension TaskStore {
     ///   ``syncKeyPrefix``.
     public func mergeRemote(_ changes: [FieldChange], state: [String: String?] = [:]) throws -> RemoteMergeResult {
         precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
+        // As for an import: a reconcile merges rows with random ids all over
+        // the table's B-tree, batch after batch; with SQLite's default 2 MB
+        // page cache every batch read its pages back from the file.
+        if changes.count > 1_000 {
+            try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -262144") }
+        }
         return try syncTransaction { db in
             let replica = try Self.replicaID(db)
             var result = RemoteMergeResult()
