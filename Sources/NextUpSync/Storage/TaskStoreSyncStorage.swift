@@ -58,8 +58,13 @@ public final class TaskStoreSyncStorage: SyncStorage {
         try store.adoptNewReplicaID(forgetting: Self.ownLogKey)
     }
 
+    /// Sorted keys: the same state must encode to the same text every time,
+    /// because an unchanged state is recognised by comparing the text (and
+    /// `JSONEncoder`'s key order otherwise varies from one encode to the next).
     static func encode<T: Encodable>(_ value: T) throws -> String {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     static func decode<T: Decodable>(_ text: String) -> T? {
