@@ -14,6 +14,7 @@ enum JSONOutput {
     /// Decodes an import file, turning decoder errors into one line that names
     /// the item and the key.
     static func decodeTasks(_ data: Data) throws -> [TaskJSON] {
+        if let tasks = TaskJSONReader.read(data) { return tasks }
         do {
             return try JSONDecoder().decode([TaskJSON].self, from: data)
         } catch let DecodingError.typeMismatch(type, ctx) {

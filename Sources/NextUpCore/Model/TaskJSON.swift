@@ -28,6 +28,11 @@ public struct TaskJSON: Codable, Equatable, Sendable {
         case externalID = "external_id"
     }
 
+    /// A task object with only a title (every other key absent).
+    public init(title: String) {
+        self.title = title
+    }
+
     public init(_ t: TaskItem) {
         id = t.id.rawValue
         title = t.title

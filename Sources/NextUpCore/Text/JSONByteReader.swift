@@ -34,6 +34,16 @@ public struct JSONByteReader {
         return true
     }
 
+    /// Skips JSON white space (space, tab, line feed, carriage return).
+    public mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
     /// A JSON integer that fits in `Int64`, without fraction or exponent.
     public mutating func integer() -> Int64? {
         let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")

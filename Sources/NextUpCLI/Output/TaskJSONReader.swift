@@ -1,0 +1,104 @@
+import Foundation
+import NextUpCore
+
+/// Reads an import file — an array of flat task objects — on its bytes, for
+/// the common case: any key order and white space, each key at most once,
+/// only the keys of ``TaskJSON``, each value of its key's type or `null`.
+/// Returns nil for anything else (an unknown or repeated key, a fraction,
+/// a `\u` escape other than `\u00xx`, a missing title, not JSON), and the
+/// caller then decodes the file with `JSONDecoder`, whose error messages the
+/// command reports. JSONDecoder took 10% of an import of 100,000 tasks.
+///
+/// Contract: when not nil, the result equals `JSONDecoder`'s for the same bytes.
+enum TaskJSONReader {
+    static func read(_ data: Data) -> [TaskJSON]? {
+        data.withUnsafeBytes { raw -> [TaskJSON]? in
+            var reader = JSONByteReader(bytes: raw.bindMemory(to: UInt8.self))
+            reader.skipWhitespace()
+            guard reader.take("[") else { return nil }
+            var tasks: [TaskJSON] = []
+            reader.skipWhitespace()
+            if !reader.take("]") {
+                while true {
+                    reader.skipWhitespace()
+                    guard let task = readTask(&reader) else { return nil }
+                    tasks.append(task)
+                    reader.skipWhitespace()
+                    if reader.take(",") { continue }
+                    guard reader.take("]") else { return nil }
+                    break
+                }
+            }
+            reader.skipWhitespace()
+            return reader.atEnd ? tasks : nil
+        }
+    }
+
+    /// The keys, as bits, to catch repeats.
+    private static let keys: [String: Int] = [
+        "id": 0, "title": 1, "notes": 2, "urgency": 3, "importance": 4, "duration": 5, "category": 6, "due": 7,
+        "done": 8, "next_up": 9, "deleted": 10, "created": 11, "modified": 12, "completed_at": 13, "source": 14,
+        "external_id": 15,
+    ]
+
+    private static func readTask(_ reader: inout JSONByteReader) -> TaskJSON? {
+        guard reader.take("{") else { return nil }
+        var task = TaskJSON(title: "")
+        var seen = 0
+        reader.skipWhitespace()
+        if reader.take("}") { return nil }  // no title: JSONDecoder says which
+        while true {
+            reader.skipWhitespace()
+            guard let name = reader.string(), let key = keys[name], seen & (1 << key) == 0 else { return nil }
+            seen |= 1 << key
+            reader.skipWhitespace()
+            guard reader.take(":") else { return nil }
+            reader.skipWhitespace()
+            guard let value = reader.value() else { return nil }
+            switch key {
+            case 1:
+                guard case .string(let s) = value else { return nil }
+                task.title = s
+            case 4, 5:
+                let n: Int?
+                switch value {
+                case .null: n = nil
+                case .int(let i): n = Int(i)
+                default: return nil
+                }
+                if key == 4 { task.importance = n } else { task.duration = n }
+            case 8, 9, 10:
+                let b: Bool?
+                switch value {
+                case .null: b = nil
+                case .bool(let v): b = v
+                default: return nil
+                }
+                if key == 8 { task.done = b } else if key == 9 { task.nextUp = b } else { task.deleted = b }
+            default:
+                let s: String?
+                switch value {
+                case .null: s = nil
+                case .string(let v): s = v
+                default: return nil
+                }
+                switch key {
+                case 0: task.id = s
+                case 2: task.notes = s
+                case 3: task.urgency = s
+                case 6: task.category = s
+                case 7: task.due = s
+                case 11: task.created = s
+                case 12: task.modified = s
+                case 13: task.completedAt = s
+                case 14: task.source = s
+                default: task.externalID = s
+                }
+            }
+            reader.skipWhitespace()
+            if reader.take(",") { continue }
+            guard reader.take("}") else { return nil }
+            return seen & (1 << 1) != 0 ? task : nil
+        }
+    }
+}

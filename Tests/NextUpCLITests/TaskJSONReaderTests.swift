@@ -1,0 +1,76 @@
+import Foundation
+import NextUpCore
+import Testing
+@testable import NextUpCLI
+
+/// Import files are read on bytes when they are plain task arrays; the result
+/// must equal JSONDecoder's, and anything else must go to JSONDecoder (whose
+/// messages the command prints).
+@Suite struct TaskJSONReaderTests {
+    static let pieces = ["a", "Z", " ", "\"", "\\", "/", "\n", "\r", "\t", "\u{0}", "\u{8}", "\u{C}", "\u{1F}", "\u{7F}",
+                         "é", "漢", "Ж", "ع", "\u{2028}", "\u{FEFF}", "🧪", "👩‍💻", "🇫🇷", "e\u{301}"]
+
+    static func randomText(_ rng: inout SystemRandomNumberGenerator) -> String {
+        (0..<Int.random(in: 0...10, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+    }
+
+    static func randomTasks(count: Int) -> [TaskJSON] {
+        var rng = SystemRandomNumberGenerator()
+        func maybe<T>(_ make: () -> T) -> T? { Bool.random(using: &rng) ? make() : nil }
+        return (0..<count).map { _ in
+            var t = TaskJSON(title: randomText(&rng))
+            t.id = maybe { UUID().uuidString.lowercased() }
+            t.notes = maybe { randomText(&rng) }
+            t.urgency = maybe { randomText(&rng) }
+            t.importance = maybe { [Int.max, Int.min, 0, -1, 3, Int.random(in: Int.min...Int.max, using: &rng)].randomElement(using: &rng)! }
+            t.duration = maybe { Int.random(in: -5...100_000, using: &rng) }
+            t.category = maybe { randomText(&rng) }
+            t.due = maybe { "2026-12-30" }
+            t.done = maybe { Bool.random(using: &rng) }
+            t.nextUp = maybe { Bool.random(using: &rng) }
+            t.deleted = maybe { Bool.random(using: &rng) }
+            t.created = maybe { "2025-03-28T18:49:29.927Z" }
+            t.modified = maybe { randomText(&rng) }
+            t.completedAt = maybe { randomText(&rng) }
+            t.source = maybe { randomText(&rng) }
+            t.externalID = maybe { randomText(&rng) }
+            return t
+        }
+    }
+
+    @Test(arguments: [JSONEncoder.OutputFormatting(), [.prettyPrinted], [.sortedKeys, .withoutEscapingSlashes],
+                      [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]])
+    func readsWhatJSONDecoderReads(_ formatting: JSONEncoder.OutputFormatting) throws {
+        let tasks = Self.randomTasks(count: 300)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = formatting
+        let data = try encoder.encode(tasks)
+        let fast = try #require(TaskJSONReader.read(data))
+        #expect(fast == (try JSONDecoder().decode([TaskJSON].self, from: data)))
+        #expect(fast.count == tasks.count && zip(fast, tasks).allSatisfy { $0.title == $1.title && $0.importance == $1.importance })
+        // Our own export, with explicit nulls, reads the same way.
+        let exported = Data(try JSONOutput.string(tasks.map { _ in TaskItem(id: .make()) }, pretty: true).utf8)
+        #expect(TaskJSONReader.read(exported) == (try JSONDecoder().decode([TaskJSON].self, from: exported)))
+    }
+
+    @Test func nullsAndWhiteSpaceAreRead() throws {
+        let text = " \n[ {\"title\" : \"x\\u0001\\/\", \"id\": null, \"importance\":-9223372036854775808 ,\"done\":null},\r\n\t{\"title\":\"y\"} ] \n"
+        let data = Data(text.utf8)
+        #expect(TaskJSONReader.read(data) == (try JSONDecoder().decode([TaskJSON].self, from: data)))
+        #expect(TaskJSONReader.read(Data("[]".utf8)) == [])
+    }
+
+    @Test func anythingElseIsLeftToJSONDecoder() {
+        let odd = [
+            "", "{}", "[", "[{}]", #"[{"title":null}]"#, #"[{"title":"a","title":"b"}]"#, #"[{"title":"a","extra":1}]"#,
+            #"[{"title":"a","importance":2.0}]"#, #"[{"title":"a","importance":1e1}]"#, #"[{"title":"a","importance":"2"}]"#,
+            #"[{"title":"a","importance":9223372036854775808}]"#, #"[{"title":"a","done":1}]"#, #"[{"title":"\u00e9"}]"#,
+            #"[{"title":"a"}] x"#, #"[{"title":"a"},]"#, #"[{"title":"a",}]"#, "\u{FEFF}[]", #"[{"title":"a"}"#,
+            #"[{"title":"a","notes":true}]"#, #"[{"title":"a","importance":01}]"#,
+        ]
+        for text in odd {
+            #expect(TaskJSONReader.read(Data(text.utf8)) == nil, "\(text)")
+        }
+        #expect(TaskJSONReader.read(Data([0x5B, 0x7B, 0x22, 0x74, 0x69, 0x74, 0x6C, 0x65, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D, 0x5D])) == nil)
+    }
+}
