@@ -46,8 +46,13 @@ extension TaskStore {
         return try writeSession { session in
             var summary = ImportSummary()
             var bottom: String?
+            // A large import asks once which of its ids exist instead of
+            // looking each one up (most are new in a first import).
+            let present: Set<String>? = plans.count > 1_000
+                ? try Set(String.fetchAll(session.db, sql: "SELECT id FROM task"))
+                : nil
             for plan in plans {
-                let existing = try TaskRow.fetchOne(session.db, id: plan.id)
+                let existing = present.map { !$0.contains(plan.id.rawValue) } == true ? nil : try TaskRow.fetchOne(session.db, id: plan.id)
                 var task = existing ?? TaskItem(id: plan.id)
                 var fields = plan.fields
                 if plan.done != task.isDone {
