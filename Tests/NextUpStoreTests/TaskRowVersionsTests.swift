@@ -17,6 +17,23 @@ struct TaskRowVersionsTests {
         }
     }
 
+    /// The column is written on bytes; it must be exactly what
+    /// `Version.encoded` joined with string interpolation gave.
+    @Test func writtenColumnIsTheInterpolatedForm() {
+        let replicas = (0..<3).map { _ in ReplicaID.make() }
+        let edges: [Int64] = [0, 1, 0xF, 0x10, Int64.max, Int64.min, -1]
+        for round in 0..<100 {
+            var versions: [TaskField: Version] = [:]
+            for (i, field) in TaskField.allCases.enumerated() where (round + i) % 4 != 0 {
+                let raw = round < edges.count ? edges[round] : Int64.random(in: Int64.min...Int64.max)
+                versions[field] = Version(timestamp: HybridTimestamp(rawValue: raw), replica: replicas[(round + i) % replicas.count])
+            }
+            let interpolated = versions.sorted { $0.key < $1.key }.map { "\($0.key.rawValue):\($0.value.encoded)" }.joined(separator: ",")
+            #expect(TaskRow.encodeVersions(versions) == interpolated)
+        }
+        #expect(TaskRow.encodeVersions([:]) == "")
+    }
+
     @Test func malformedEntriesAreSkipped() {
         let good = "title:0000019a6b3c0001@6301bbfc-a0c5-454e-8ff9-bb510944fe0c"
         let expected = Version(timestamp: HybridTimestamp(rawValue: 0x0000_019a_6b3c_0001),

@@ -33,12 +33,15 @@ public enum TaskText {
     }
 
     static func foldLines(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { s in
+        func isLineBreak(_ s: Unicode.Scalar) -> Bool {
             switch s.value {
-            case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: return " "
-            default: return s
+            case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: return true
+            default: return false
             }
-        }))
+        }
+        // Most text has no line break: keep it as it is, without a copy.
+        guard text.unicodeScalars.contains(where: isLineBreak) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { isLineBreak($0) ? " " : $0 }))
     }
 }
 

@@ -87,8 +87,24 @@ enum TaskRow {
     }
 
     static func encodeVersions(_ versions: [TaskField: Version]) -> String {
-        versions.sorted { $0.key < $1.key }.map { "\($0.key.rawValue):\($0.value.encoded)" }.joined(separator: ",")
+        // Written on bytes: `field:<16 hex>@<replica>,…` (Version.encoded per
+        // field) built with string interpolation took 7% of a large import.
+        let hex = hexDigits
+        var out: [UInt8] = []
+        out.reserveCapacity(versions.count * 72)
+        for (index, (field, version)) in versions.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: field.rawValue.utf8)
+            out.append(UInt8(ascii: ":"))
+            let raw = UInt64(bitPattern: version.timestamp.rawValue)
+            for shift in stride(from: 60, through: 0, by: -4) { out.append(hex[Int((raw >> UInt64(shift)) & 0xF)]) }
+            out.append(UInt8(ascii: "@"))
+            out.append(contentsOf: version.replica.rawValue.utf8)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Inserts or replaces the row of `task`.
     static func save(_ t: TaskItem, _ db: Database) throws {
