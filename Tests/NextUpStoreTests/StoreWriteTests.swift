@@ -69,7 +69,7 @@ import Testing
         let tasks = try (0..<40).map { try store.add(TaskDraft(title: "t\($0)")) }
         let t = tasks[0]
         #expect(try store.resolve(t.id.rawValue.uppercased()).id == t.id)
-        let unique = try (4...36).map { String(t.id.rawValue.prefix($0)) }.first { p in
+        let unique = (4...36).map { String(t.id.rawValue.prefix($0)) }.first { p in
             tasks.filter { $0.id.rawValue.hasPrefix(p) }.count == 1
         }!
         #expect(try store.resolve(unique).id == t.id)
