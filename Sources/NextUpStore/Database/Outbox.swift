@@ -13,7 +13,7 @@ public enum Outbox {
         var r: String
     }
 
-    static func append(_ changes: [FieldChange], task: TaskID, encoder: JSONEncoder = JSONEncoder(), _ db: Database) throws {
+    static func append(_ changes: [FieldChange], task: TaskID, _ db: Database) throws {
         guard !changes.isEmpty else { return }
         let json = entriesJSON(changes)
         try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)").execute(arguments: [task.rawValue, json])

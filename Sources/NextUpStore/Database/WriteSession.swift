@@ -15,8 +15,6 @@ struct WriteSession {
     let replica: ReplicaID
     let now: Int64
     private(set) var clock: HybridClock
-    /// Reused for every outbox entry of the transaction.
-    private let encoder = JSONEncoder()
 
     init(_ db: Database, physical: any PhysicalClock) throws {
         self.db = db
@@ -57,7 +55,7 @@ struct WriteSession {
             changes.append(FieldChange(task: task.id, field: field, value: value, version: version))
         }
         try TaskRow.save(task, db)
-        try Outbox.append(changes, task: task.id, encoder: encoder, db)
+        try Outbox.append(changes, task: task.id, db)
         return changes
     }
 
