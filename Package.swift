@@ -36,9 +36,10 @@ let package = Package(
         ),
         .executableTarget(name: "nextup", dependencies: ["NextUpCLI"]),
 
+        .target(name: "NextUpTestSupport", path: "Tests/NextUpTestSupport"),
         .testTarget(
             name: "NextUpCoreTests",
-            dependencies: ["NextUpCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["NextUpCore", "NextUpTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "NextUpStoreTests",
@@ -47,9 +48,9 @@ let package = Package(
         ),
         .testTarget(
             name: "NextUpSyncTests",
-            dependencies: ["NextUpSync", "NextUpStore", "NextUpCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["NextUpSync", "NextUpStore", "NextUpCore", "NextUpTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "NextUpTUITests", dependencies: ["NextUpTUI", "NextUpStore", "NextUpCore"]),
+        .testTarget(name: "NextUpTUITests", dependencies: ["NextUpTUI", "NextUpStore", "NextUpCore", "NextUpTestSupport"]),
         .testTarget(
             name: "NextUpCLITests",
             dependencies: ["NextUpCLI", "NextUpStore", "NextUpCore"]

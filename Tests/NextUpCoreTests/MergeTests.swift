@@ -1,3 +1,4 @@
+import NextUpTestSupport
 import PropertyBased
 import Testing
 @testable import NextUpCore
@@ -6,7 +7,7 @@ import Testing
     static let replicas = (1...3).map { ReplicaID("00000000-0000-4000-8000-00000000000\($0)")! }
     static let tasks = (1...3).map { TaskID("10000000-0000-4000-8000-00000000000\($0)")! }
 
-    static func randomValue(_ field: TaskField, _ rng: inout SplitMix) -> FieldValue {
+    static func randomValue(_ field: TaskField, _ rng: inout SeededRandom) -> FieldValue {
         let pick = Int(rng.next() % 4)
         switch field {
         case .title: return .string(["a", "b", "c", "d"][pick])
@@ -18,7 +19,7 @@ import Testing
     }
 
     /// Random changes from three replicas, each with its own clock.
-    static func randomChanges(_ rng: inout SplitMix, count: Int) -> [FieldChange] {
+    static func randomChanges(_ rng: inout SeededRandom, count: Int) -> [FieldChange] {
         let fields: [TaskField] = [.title, .importance, .urgency, .deleted, .category]
         var clocks = replicas.map { _ in HybridClock() }
         return (0..<count).map { _ in
@@ -32,7 +33,7 @@ import Testing
 
     @Test func anyOrderAnyRepetitionGivesTheSameTasks() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...Int.max)) { seed in
-            var rng = SplitMix(seed: UInt64(seed))
+            var rng = SeededRandom(seed: UInt64(seed))
             let changes = Self.randomChanges(&rng, count: 40)
             var reference: [TaskID: TaskItem] = [:]
             Merge.apply(changes, to: &reference)

@@ -1,3 +1,4 @@
+import NextUpTestSupport
 import PropertyBased
 import Testing
 @testable import NextUpCore
@@ -5,7 +6,7 @@ import Testing
 @Suite struct OrderingTests {
     @Test func orderKeysGoStrictlyBetweenAndStayValid() async {
         await propertyCheck(count: 200, input: Gen.int(in: 0...Int.max)) { seed in
-            var rng = SplitMix(seed: UInt64(seed))
+            var rng = SeededRandom(seed: UInt64(seed))
             var keys: [String] = []
             for _ in 0..<60 {
                 let i = keys.isEmpty ? 0 : Int(rng.next() % UInt64(keys.count + 1))
@@ -79,15 +80,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator for building random schedules from a seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -1,3 +1,4 @@
+import NextUpTestSupport
 import Foundation
 import Testing
 import NextUpCore
@@ -13,7 +14,7 @@ import NextUpStore
     }
 
     func randomStore(_ folder: Folder, count: Int, seed: UInt64) throws -> TaskStore {
-        var rng = SplitMix(seed: seed)
+        var rng = SeededRandom(seed: seed)
         let store = try TaskStore.open(StoreLocation(folder: folder.url))
         var records: [TaskJSON] = []
         for i in 0..<count {
@@ -82,18 +83,5 @@ import NextUpStore
         #expect(after.versions.filter { $0.key != .duration } == before.versions.filter { $0.key != .duration })
         _ = try backend.perform(.setDuration(a, nil))
         #expect(try store.task(a)?.duration == nil)
-    }
-}
-
-/// A tiny deterministic generator for test data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

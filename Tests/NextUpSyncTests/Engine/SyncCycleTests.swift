@@ -1,3 +1,4 @@
+import NextUpTestSupport
 import Foundation
 import NextUpCore
 import NextUpStore

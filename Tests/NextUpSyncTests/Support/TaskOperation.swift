@@ -1,3 +1,4 @@
+import NextUpTestSupport
 import NextUpCore
 
 /// One random user action on a replica, as the TUI or the CLI would do it.
