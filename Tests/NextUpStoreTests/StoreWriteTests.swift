@@ -126,11 +126,9 @@ import Testing
 }
 
 extension TaskJSON {
-    /// A minimal record for tests.
-    init(title: String, id: TaskID? = nil) {
-        self.init(TaskItem(id: id ?? TaskID.make()))
-        self.title = title
-        self.created = nil
-        self.modified = nil
+    /// A record with a title and a given id (Core's `init(title:)` leaves the id out).
+    init(title: String, id: TaskID) {
+        self.init(title: title)
+        self.id = id.rawValue
     }
 }
