@@ -4,7 +4,7 @@ BIN_DEBUG  := .build/debug/nextup
 DEB_PKGS   := libncursesw5-dev libsqlite3-dev tmux pkg-config util-linux
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run demo test test-more bench bench-smoke clean
+.PHONY: deps build run demo test test-more bench bench-smoke install uninstall clean
 
 ## deps: install the Debian packages the build and tests need, when missing.
 deps:
@@ -51,6 +51,34 @@ bench: deps
 BENCH_BIN ?= $(CURDIR)/$(BIN_DEBUG)
 bench-smoke:
 	python3 bench/run.py --smoke --bin $(BENCH_BIN)
+
+## install: a release build with the Swift runtime linked in, installed under
+## PREFIX (default ~/.local): bin/nextup, the man page, and completion scripts
+## for bash, zsh and fish in their standard places. INSTALL_BIN=PATH installs
+## an already-built binary instead of building one (the tests use that).
+PREFIX      ?= $(HOME)/.local
+INSTALL_BIN ?=
+BASH_COMP   := $(PREFIX)/share/bash-completion/completions/nextup
+ZSH_COMP    := $(PREFIX)/share/zsh/site-functions/_nextup
+FISH_COMP   := $(PREFIX)/share/fish/vendor_completions.d/nextup.fish
+MAN_PAGE    := $(PREFIX)/share/man/man1/nextup.1
+install:
+	@if [ -z "$(INSTALL_BIN)" ]; then \
+	  $(MAKE) --no-print-directory deps && $(SWIFT) build -c release --static-swift-stdlib --product nextup; \
+	fi
+	@bin="$(or $(INSTALL_BIN),.build/release/nextup)"; set -e; \
+	install -d "$(PREFIX)/bin" "$(dir $(MAN_PAGE))" "$(dir $(BASH_COMP))" "$(dir $(ZSH_COMP))" "$(dir $(FISH_COMP))"; \
+	install -m 0755 "$$bin" "$(PREFIX)/bin/nextup"; \
+	install -m 0644 Resources/nextup.1 "$(MAN_PAGE)"; \
+	"$(PREFIX)/bin/nextup" --generate-completion-script bash > "$(BASH_COMP)"; \
+	"$(PREFIX)/bin/nextup" --generate-completion-script zsh > "$(ZSH_COMP)"; \
+	"$(PREFIX)/bin/nextup" --generate-completion-script fish > "$(FISH_COMP)"; \
+	echo "installed nextup $$("$(PREFIX)/bin/nextup" --version) in $(PREFIX)"; \
+	case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH";; esac
+
+## uninstall: removes what `make install` put under PREFIX.
+uninstall:
+	rm -f "$(PREFIX)/bin/nextup" "$(MAN_PAGE)" "$(BASH_COMP)" "$(ZSH_COMP)" "$(FISH_COMP)"
 
 clean:
 	rm -rf .build

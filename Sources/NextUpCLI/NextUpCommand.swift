@@ -9,6 +9,7 @@ public struct NextUpCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "nextup",
         abstract: "A terminal task manager: Next Up and Backlog, triage by keystroke, sync through a folder.",
+        version: NextUpVersion.string,
         subcommands: [
             AddCommand.self, ListCommand.self, NextCommand.self, ShowCommand.self, EditCommand.self,
             DoneCommand.self, UndoneCommand.self, DeleteCommand.self, RestoreCommand.self,
