@@ -7,7 +7,7 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "export", abstract: "Write every task (done and deleted too) as a JSON array.")
 
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The file to write (default: standard output).") var file: String?
+    @Argument(help: "The file to write, or - for standard output (the default).") var file: String?
 
     func run() throws {
         let context = try CommandContext.open(global)
@@ -17,13 +17,8 @@ struct ExportCommand: ParsableCommand {
         let nextIDs = Set(next.map(\.id))
         let rest = all.filter { !nextIDs.contains($0.id) }.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
         let json = try JSONOutput.string(next + rest) + "\n"
-        guard let file else { print(json, terminator: ""); return }
-        let url = URL(fileURLWithPath: file)
-        do {
-            try Data(json.utf8).write(to: url, options: .atomic)
-        } catch {
-            throw CLIError("export: cannot write \(file): \((error as NSError).localizedDescription)")
-        }
+        guard let file, file != "-" else { print(json, terminator: ""); return }
+        try PrivateFile.write(Data(json.utf8), to: file, command: "export")
         Terminal.printError("exported \(all.count) tasks to \(file)")
     }
 }

@@ -9,4 +9,12 @@ public struct GlobalOptions: ParsableArguments {
     public var peer: String?
 
     public init() {}
+
+    /// An empty path is a mistake (an unset shell variable, say), never the
+    /// current folder or the default store.
+    public func validate() throws {
+        for (name, value) in [("--store", store), ("--peer", peer)] where value?.isEmpty == true {
+            throw ValidationError("\(name) was given an empty path; name a folder")
+        }
+    }
 }
