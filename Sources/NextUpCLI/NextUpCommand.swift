@@ -32,6 +32,7 @@ public struct NextUpCommand: ParsableCommand {
 public enum NextUpMain {
     public static func run(_ arguments: [String]) -> Int32 {
         do {
+            try DashedWord.check(arguments)
             var command = try NextUpCommand.parseAsRoot(arguments)
             try command.run()
             return 0
@@ -44,6 +45,9 @@ public enum NextUpMain {
         } catch let error as CLIError {
             Terminal.printError("nextup: \(error.message)")
             return 1
+        } catch let error as DashedWord {
+            Terminal.printError("nextup: \(error.message)")
+            return ExitCode.validationFailure.rawValue
         } catch let error as ExitCode {
             return error.rawValue
         } catch {

@@ -1,11 +1,30 @@
 import Foundation
 import Testing
 
-/// Paths as a person types them: empty ones are mistakes, `-` is standard
-/// output, and files holding tasks are private.
+/// Words and paths as a person types them: a title that starts with `-` needs
+/// `--`, empty paths are mistakes, `-` is standard output, and files holding
+/// tasks are private.
 @Suite struct CLIFileAndPathTests {
     let scratch = Scratch()
     var nextup: NextupProcess { NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("store").path]) }
+
+    @Test func aTitleStartingWithADashIsRefusedNamingDashDash() throws {
+        // Read as the flags -d -a -s -h, it used to print help and exit 0.
+        let refused = try nextup.run("add", "-dash title")
+        #expect(refused.status == 64, "\(refused)")
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("nextup add -- \"-dash title\""))
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        #expect(try nextup.run("count").out == "0")
+
+        let added = try nextup.run("add", "--", "-dash title")
+        #expect(added.status == 0, "\(added)")
+        let shown = try nextup.run("show", added.out, "--json")
+        let object = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        #expect(object?["title"] as? String == "-dash title", "\(shown)")
+        let noted = try nextup.run("edit", added.out, "--notes=-see above")
+        #expect(noted.status == 0, "\(noted)")
+    }
 
     @Test(arguments: [["--store", ""], ["--peer", ""]])
     func anEmptyPathIsAnErrorNotTheCurrentFolder(_ option: [String]) throws {

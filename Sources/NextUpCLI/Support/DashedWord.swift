@@ -1,0 +1,22 @@
+/// A word that starts with `-` but is no option: a title like "-dash title"
+/// would otherwise be read as the short flags `-d -a -s -h`, and `-h` prints
+/// help and exits 0 without adding anything. nextup has no grouped short
+/// flags, so any such word before `--` is a mistake, named in one line with
+/// the two spellings that work.
+struct DashedWord: Error {
+    let word: String
+
+    var message: String {
+        "'\(word)' starts with '-' but is not an option; put text that starts with '-' after -- "
+            + "(nextup add -- \"\(word)\") or join it to its option (--notes=\"\(word)\")"
+    }
+
+    /// Throws for the first dashed word before `--` that is not an option.
+    static func check(_ arguments: [String]) throws {
+        for word in arguments {
+            if word == "--" { return }
+            guard word.hasPrefix("-"), !word.hasPrefix("--"), word.count > 2 else { continue }
+            throw DashedWord(word: word)
+        }
+    }
+}
