@@ -66,6 +66,7 @@ public final class TaskStore: Sendable {
             queue = try DatabaseQueue(path: path, configuration: config)
             try queue.read { db in try verifyOpened(db, path: path) }
             try StoreSchema.migrator.migrate(queue)
+            try repairFarFutureVersionsIfNeeded(queue, now: clock.nowMillis())
             try queue.writeWithoutTransaction { db in
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
                     try db.execute(sql: "PRAGMA journal_mode = WAL")

@@ -14,6 +14,7 @@ public final class InMemorySyncStorage: SyncStorage {
         var nextSeq: Int64 = 1
         var ownLog: OwnLogState?
         var cursors: [String: PeerCursor] = [:]
+        var peerFolder: String?
     }
 
     private let state: Mutex<State>
@@ -131,6 +132,10 @@ public final class InMemorySyncStorage: SyncStorage {
             index += 1_000
         }
     }
+
+    public func peerFolderID() throws -> String? { state.withLock { $0.peerFolder } }
+
+    public func rememberPeerFolder(id: String) throws { state.withLock { $0.peerFolder = id } }
 
     public func adoptNewReplicaID() throws -> ReplicaID {
         state.withLock { s in

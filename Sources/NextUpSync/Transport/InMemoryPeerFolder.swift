@@ -7,8 +7,19 @@ import Synchronization
 /// crash in the middle of a write would).
 public final class InMemoryPeerFolder: PeerFolder {
     private struct File {
-        var bytes: [UInt8]
+        var bytes: [UInt8] {
+            didSet { writes += 1 }
+        }
         var identity: UInt64
+        /// How many times the content was written (the fake's modification time).
+        var writes: Int64 = 1
+        init(bytes: [UInt8], identity: UInt64) {
+            self.bytes = bytes
+            self.identity = identity
+        }
+        func info(_ name: String) -> PeerFileInfo {
+            PeerFileInfo(name: name, size: Int64(bytes.count), identity: identity, modified: writes)
+        }
     }
 
     private struct State {
@@ -53,6 +64,16 @@ public final class InMemoryPeerFolder: PeerFolder {
         }
     }
 
+    /// Overwrites bytes of a file in place, keeping its size and identity (a
+    /// damaged disk block, a stray write).
+    public func overwrite(_ name: String, at offset: Int, with bytes: [UInt8]) {
+        state.withLock { s in
+            guard var file = s.files[name] else { return }
+            for (i, byte) in bytes.enumerated() where offset + i < file.bytes.count { file.bytes[offset + i] = byte }
+            s.files[name] = file
+        }
+    }
+
     /// Removes a file (tests).
     public func remove(_ name: String) { _ = state.withLock { $0.files.removeValue(forKey: name) } }
 
@@ -63,7 +84,7 @@ public final class InMemoryPeerFolder: PeerFolder {
     public func list() throws -> [PeerFileInfo] {
         try checkAvailable()
         let (listing, reorder) = state.withLock { s in
-            (s.files.map { PeerFileInfo(name: $0.key, size: Int64($0.value.bytes.count), identity: $0.value.identity) }
+            (s.files.map { $0.value.info($0.key) }
                 .sorted { $0.name < $1.name }, s.reorderListing)
         }
         return reorder?(listing) ?? listing
@@ -72,7 +93,7 @@ public final class InMemoryPeerFolder: PeerFolder {
     public func info(_ name: String) throws -> PeerFileInfo? {
         try checkAvailable()
         return state.withLock { s in
-            s.files[name].map { PeerFileInfo(name: name, size: Int64($0.bytes.count), identity: $0.identity) }
+            s.files[name].map { $0.info(name) }
         }
     }
 
