@@ -55,6 +55,6 @@ let package = Package(
             name: "NextUpCLITests",
             dependencies: ["NextUpCLI", "NextUpStore", "NextUpCore"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["NextUpCore", "NextUpStore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["NextUpCore", "NextUpStore", "NextUpSync"]),
     ]
 )

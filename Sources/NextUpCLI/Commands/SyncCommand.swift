@@ -25,6 +25,9 @@ struct SyncCommand: ParsableCommand {
     @Flag(name: .long, help: "Keep running: sync on local commits and peer changes until interrupted.")
     var watch = false
 
+    @Flag(name: .long, help: "Use this peer folder even though it is not the one this store synced with (a new share on purpose).")
+    var adoptFolder = false
+
     func run() throws {
         let context = try CommandContext.open(global)
         guard let peer = context.peerFolder else {
@@ -33,11 +36,16 @@ struct SyncCommand: ParsableCommand {
         // Watching, other processes (a TUI) write meanwhile: short transactions.
         let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot)
         if watch {
+            if adoptFolder { try syncOnce(engine) }
             try watchUntilInterrupted(engine, peer: peer)
             return
         }
+        try syncOnce(engine)
+    }
+
+    private func syncOnce(_ engine: SyncEngine) throws {
         do {
-            let report = try engine.syncOnce(full: full)
+            let report = try engine.syncOnce(full: full, adoptFolder: adoptFolder)
             report.lines.forEach { print($0) }
         } catch {
             throw CLIError(SyncError.describe(error))

@@ -26,20 +26,20 @@ public enum TaskField: String, CaseIterable, Sendable, Codable, Comparable {
     /// (from a damaged or hostile log) are never merged.
     public func accepts(_ value: FieldValue) -> Bool {
         switch (self, value) {
-        case (.title, .string(let s)): return !s.isEmpty && s.count <= TaskText.maxTitleLength
-        case (.notes, .string(let s)): return s.count <= TaskText.maxNotesLength
+        case (.title, .string(let s)): return !s.isEmpty && TaskText.fits(s, characters: TaskText.maxTitleLength, bytes: TaskText.maxTitleBytes)
+        case (.notes, .string(let s)): return TaskText.fits(s, characters: TaskText.maxNotesLength, bytes: TaskText.maxNotesBytes)
         case (.urgency, .null), (.importance, .null), (.duration, .null), (.category, .null),
              (.due, .null), (.done, .null), (.nextUp, .null), (.source, .null), (.externalID, .null):
             return true
         case (.urgency, .string(let s)): return Urgency(rawValue: s) != nil
         case (.importance, .int(let n)): return Importance(rawValue: Int(n)) != nil
         case (.duration, .int(let n)): return TaskDuration.range.contains(Int(n))
-        case (.category, .string(let s)): return !s.isEmpty && s.count <= TaskText.maxCategoryLength
+        case (.category, .string(let s)): return !s.isEmpty && TaskText.fits(s, characters: TaskText.maxCategoryLength, bytes: TaskText.maxCategoryBytes)
         case (.due, .string(let s)): return (try? DueDate.parse(s))?.description == s
         case (.done, .int(let n)), (.created, .int(let n)): return n >= 0
         case (.nextUp, .string(let s)): return OrderKey.isValid(s)
         case (.deleted, .bool): return true
-        case (.source, .string(let s)), (.externalID, .string(let s)): return s.count <= 1_000
+        case (.source, .string(let s)), (.externalID, .string(let s)): return TaskText.fits(s, characters: TaskText.maxLabelLength, bytes: TaskText.maxLabelBytes)
         default: return false
         }
     }

@@ -108,8 +108,8 @@ extension TaskStore {
             fields.append((.due, try r.due.map { .string(try DueDate.parse($0).description) } ?? .null))
             fields.append((.deleted, .bool(r.deleted ?? false)))
             if let created { fields.append((.created, .int(created))) }
-            if let source = r.source { fields.append((.source, .string(source))) }
-            if let ext = r.externalID { fields.append((.externalID, .string(ext))) }
+            if let source = r.source { fields.append((.source, .string(try TaskText.label(source, name: "source")))) }
+            if let ext = r.externalID { fields.append((.externalID, .string(try TaskText.label(ext, name: "external_id")))) }
             return ImportPlan(id: id, fields: fields, done: r.done ?? (completedAt != nil), completedAt: completedAt,
                               nextUp: r.nextUp ?? false, modified: modified)
         } catch let e as TaskInputError where !e.message.hasPrefix("item ") {

@@ -177,6 +177,29 @@ public final class SyncCycle: Sendable {
         return report
     }
 
+    /// What a sync would run into, in plain words, without writing anything
+    /// (for `doctor`): a peer folder that is missing, unusable, or looks
+    /// unmounted or replaced; this replica's log damaged or not a file.
+    public func diagnose() -> [String] {
+        do {
+            if let problem = try folderProblem() { return [problem] }
+            let me = try storage.replicaID()
+            let name = LogFormat.fileName(for: me)
+            guard let state = try storage.ownLogState(), state.replica == me.rawValue else { return [] }
+            guard let info = try folder.info(name) else {
+                if try folder.list().isEmpty { return [] }
+                return ["this replica's log \(name) is missing or not a regular file in \(folder.location); the next sync rewrites it, or fails if something else is in its place"]
+            }
+            if case .success(let (_, headerEnd)) = reader.header(of: name),
+               try linesIntact(name, owner: me, from: headerEnd, upTo: min(info.size, state.end)) {
+                return []
+            }
+            return ["this replica's log \(name) is damaged (checksum mismatch); `nextup sync --full` rewrites it from the store"]
+        } catch {
+            return [SyncError.describe(error)]
+        }
+    }
+
     // MARK: - Own log
 
     /// Checks this replica's own log against what the store says it wrote.
