@@ -213,8 +213,10 @@ public final class SyncCycle: Sendable {
             return info == nil ? .firstSync : .replaced
         }
         guard let info else { return .missing }
-        let writtenSince = state.modified.map { $0 != info.modified } ?? false
-        if info.size == state.end && info.identity == state.identity && !writtenSince && !verify { return nil }
+        // Written in place, or replaced by another file of the same size: the
+        // content may not be what this replica wrote.
+        let writtenSince = state.modified.map { $0 != info.modified } ?? false || info.identity != state.identity
+        if info.size == state.end && !writtenSince && !verify { return nil }
 
         let header: LogHeader
         let headerEnd: Int64
@@ -365,24 +367,32 @@ public final class SyncCycle: Sendable {
 
         var start = headerEnd
         var wentBack: String?
+        var reread: String?
         if let cursor {
             if cursor.generation != header.generation { wentBack = "its writer started a new generation" }
             else if info.size < cursor.offset { wentBack = "the file shrank" }
             else if cursor.offset < headerEnd { wentBack = "the stored position was invalid" }
             else if let tail = cursor.tail, try tailMark(of: info.name, at: cursor.offset) != tail {
                 wentBack = "it no longer holds the line read last (rewritten or restored from a backup)"
+            } else if cursor.damaged == true && info.identity != cursor.identity {
+                // The damaged lines skipped before may be whole in this copy.
+                reread = "it had damaged lines and was replaced since"
             } else if !full { start = cursor.offset }
         }
-        if let wentBack { report.fullReads[info.name] = wentBack } else if full { report.fullReads[info.name] = "full reconcile" }
+        if let reason = wentBack ?? reread { report.fullReads[info.name] = reason } else if full { report.fullReads[info.name] = "full reconcile" }
 
         let trusted = header.previousReplica == me
         var consumed = false
         var held: Set<Int> = []
+        // Whether lines skipped as damaged lie before the cursor being made.
+        var damaged = start > headerEnd && cursor?.damaged == true
         var localReport = report
         let name = info.name
         let outcome = try reader.readLines(of: name, owner: replica, from: start, upTo: info.size) { scan in
+            if scan.issues.contains(where: \.isLineDamage) { damaged = true }
             try mergeInBatches(scan, file: name, cursor: { offset in
-                PeerCursor(generation: header.generation, offset: offset, identity: info.identity, tail: try self.tailMark(of: name, at: offset))
+                PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
+                           tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil)
             }, trusted: trusted, &localReport)
             if wentBack != nil {
                 for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
@@ -391,7 +401,8 @@ public final class SyncCycle: Sendable {
         }
         report = localReport
         if let tail = outcome.incompleteTail { report.issues.append(tail) }
-        let final = PeerCursor(generation: header.generation, offset: outcome.end, identity: info.identity, tail: try tailMark(of: name, at: outcome.end))
+        let final = PeerCursor(generation: header.generation, offset: outcome.end, identity: info.identity,
+                               tail: try tailMark(of: name, at: outcome.end), damaged: damaged ? true : nil)
         if !consumed && final != cursor {
             _ = try storage.merge([], cursor: (name, final))
         }

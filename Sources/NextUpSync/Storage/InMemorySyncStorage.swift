@@ -6,7 +6,7 @@ import Synchronization
 /// semantics as the real store — including conditional local writes with a
 /// hybrid clock and an outbox, so that many replicas can be simulated fast.
 public final class InMemorySyncStorage: SyncStorage {
-    private struct State {
+    fileprivate struct State: Sendable {
         var replica: ReplicaID
         var clock = HybridClock()
         var tasks: [TaskID: TaskItem] = [:]
@@ -59,6 +59,17 @@ public final class InMemorySyncStorage: SyncStorage {
 
     /// The task with this id.
     public func task(_ id: TaskID) -> TaskItem? { state.withLock { $0.tasks[id] } }
+
+    /// A copy of the whole store, as a backup takes it.
+    public struct Backup: Sendable {
+        fileprivate let state: State
+    }
+
+    /// Takes a backup (tests).
+    public func backup() -> Backup { state.withLock { Backup(state: $0) } }
+
+    /// Puts a backup back, losing everything since (tests).
+    public func restore(_ backup: Backup) { state.withLock { $0 = backup.state } }
 
     /// Loses everything (a deleted store); a new store gets a new replica id.
     public func reset(replica: ReplicaID = .make()) { state.withLock { $0 = State(replica: replica) } }

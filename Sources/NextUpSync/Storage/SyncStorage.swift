@@ -92,11 +92,16 @@ public struct PeerCursor: Codable, Hashable, Sendable {
     /// generation (restored from a backup) and is read again from its start.
     /// Nil in cursors stored before this existed.
     public var tail: String?
+    /// Set when lines before ``offset`` were skipped as damaged: the file is
+    /// read again from its start when it is replaced (a whole copy may have
+    /// arrived). Nil otherwise.
+    public var damaged: Bool?
 
-    public init(generation: String, offset: Int64, identity: UInt64, tail: String? = nil) {
+    public init(generation: String, offset: Int64, identity: UInt64, tail: String? = nil, damaged: Bool? = nil) {
         self.generation = generation
         self.offset = offset
         self.identity = identity
         self.tail = tail
+        self.damaged = damaged
     }
 }

@@ -7,24 +7,19 @@ import Synchronization
 /// crash in the middle of a write would).
 public final class InMemoryPeerFolder: PeerFolder {
     private struct File {
-        var bytes: [UInt8] {
-            didSet { writes += 1 }
-        }
+        var bytes: [UInt8]
         var identity: UInt64
-        /// How many times the content was written (the fake's modification time).
-        var writes: Int64 = 1
-        init(bytes: [UInt8], identity: UInt64) {
-            self.bytes = bytes
-            self.identity = identity
-        }
+        /// The fake's modification time: a folder-wide count of writes.
+        var modified: Int64 = 0
         func info(_ name: String) -> PeerFileInfo {
-            PeerFileInfo(name: name, size: Int64(bytes.count), identity: identity, modified: writes)
+            PeerFileInfo(name: name, size: Int64(bytes.count), identity: identity, modified: modified)
         }
     }
 
     private struct State {
         var files: [String: File] = [:]
         var nextIdentity: UInt64 = 1
+        var writes: Int64 = 0
         var available = true
         var tearNextAppendAfter: Int?
         var reorderListing: (@Sendable ([PeerFileInfo]) -> [PeerFileInfo])?
@@ -59,7 +54,8 @@ public final class InMemoryPeerFolder: PeerFolder {
     /// Puts a file in place as another writer (a file-sync tool, a peer) would.
     public func put(_ name: String, _ bytes: [UInt8]) {
         state.withLock { s in
-            s.files[name] = File(bytes: bytes, identity: s.nextIdentity)
+            s.writes += 1
+            s.files[name] = File(bytes: bytes, identity: s.nextIdentity, modified: s.writes)
             s.nextIdentity += 1
         }
     }
@@ -70,6 +66,8 @@ public final class InMemoryPeerFolder: PeerFolder {
         state.withLock { s in
             guard var file = s.files[name] else { return }
             for (i, byte) in bytes.enumerated() where offset + i < file.bytes.count { file.bytes[offset + i] = byte }
+            s.writes += 1
+            file.modified = s.writes
             s.files[name] = file
         }
     }
@@ -113,6 +111,8 @@ public final class InMemoryPeerFolder: PeerFolder {
             var file = s.files[name] ?? File(bytes: [], identity: s.nextIdentity)
             if s.files[name] == nil { s.nextIdentity += 1 }
             if let length, Int64(file.bytes.count) > length { file.bytes.removeLast(file.bytes.count - Int(length)) }
+            s.writes += 1
+            file.modified = s.writes
             if let tear = s.tearNextAppendAfter {
                 s.tearNextAppendAfter = nil
                 file.bytes.append(contentsOf: bytes.prefix(tear))
