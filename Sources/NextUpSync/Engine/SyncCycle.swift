@@ -97,7 +97,10 @@ public final class SyncCycle: Sendable {
         }
         folder.removeLeftovers(of: LogFormat.fileName(for: me))
 
-        let ownLogProblem = try checkOwnLog(me, byName[LogFormat.fileName(for: me)], verify: full, &report)
+        // On a full cycle, what this replica's own log carries for others
+        // (changes it re-published): not to be re-published again.
+        var ownLogHolds: Set<Int>? = full ? [] : nil
+        let ownLogProblem = try checkOwnLog(me, byName[LogFormat.fileName(for: me)], verify: full, holds: &ownLogHolds, &report)
         // When the own log already showed another store writing under this
         // id, leave that file to it: step 3 moves this store to a new id.
         if let reason = ownLogProblem, report.foreignChangesUnderOwnID == 0 {
@@ -146,7 +149,8 @@ public final class SyncCycle: Sendable {
             try rewriteOwnLog(me, reason: .copiedStore, previous: previous, &report)
         }
 
-        let lost = try changesLost(from: reread)
+        // A log rewritten from the store in this cycle holds everything already.
+        let lost = report.ownLogRewritten == nil ? try changesLost(from: reread, exceptHeldBy: ownLogHolds ?? []) : []
 
         try upload(me, &report)
 
@@ -186,12 +190,13 @@ public final class SyncCycle: Sendable {
             let me = try storage.replicaID()
             let name = LogFormat.fileName(for: me)
             guard let state = try storage.ownLogState(), state.replica == me.rawValue else { return [] }
+            var unused: Set<Int>? = nil
             guard let info = try folder.info(name) else {
                 if try folder.list().isEmpty { return [] }
                 return ["this replica's log \(name) is missing or not a regular file in \(folder.location); the next sync rewrites it, or fails if something else is in its place"]
             }
             if case .success(let (_, headerEnd)) = reader.header(of: name),
-               try linesIntact(name, owner: me, from: headerEnd, upTo: min(info.size, state.end)) {
+               try linesIntact(name, owner: me, from: headerEnd, upTo: min(info.size, state.end), holds: &unused) {
                 return []
             }
             return ["this replica's log \(name) is damaged (checksum mismatch); `nextup sync --full` rewrites it from the store"]
@@ -204,7 +209,7 @@ public final class SyncCycle: Sendable {
 
     /// Checks this replica's own log against what the store says it wrote.
     /// Returns why it must be rewritten, or nil when it can be appended to.
-    private func checkOwnLog(_ me: ReplicaID, _ info: PeerFileInfo?, verify: Bool, _ report: inout SyncReport) throws -> SyncReport.RewriteReason? {
+    private func checkOwnLog(_ me: ReplicaID, _ info: PeerFileInfo?, verify: Bool, holds: inout Set<Int>?, _ report: inout SyncReport) throws -> SyncReport.RewriteReason? {
         let name = LogFormat.fileName(for: me)
         guard var state = try storage.ownLogState(), state.replica == me.rawValue else {
             // Never written by this store. A file under this name holds
@@ -231,7 +236,7 @@ public final class SyncCycle: Sendable {
             try readAsInput(info, me: me, from: nil, &report)
             return .replaced
         }
-        if (verify || writtenSince), try !linesIntact(name, owner: me, from: headerEnd, upTo: state.end) {
+        if (verify || writtenSince), try !linesIntact(name, owner: me, from: headerEnd, upTo: state.end, holds: &holds) {
             // Read what is still good (a copy may have written there), then rewrite.
             try readAsInput(info, me: me, from: nil, &report)
             return .damaged
@@ -255,11 +260,18 @@ public final class SyncCycle: Sendable {
 
     /// Whether every line of this replica's own log between `start` and
     /// `end` is intact (checksum, UTF-8, shape): the writer's own check.
-    private func linesIntact(_ name: String, owner: ReplicaID, from start: Int64, upTo end: Int64) throws -> Bool {
+    /// With `holds`, also collects the ``heldKey(_:)`` of every change in
+    /// those lines written by another replica (what this one re-published).
+    private func linesIntact(_ name: String, owner: ReplicaID, from start: Int64, upTo end: Int64, holds: inout Set<Int>?) throws -> Bool {
         var intact = true
+        var collected = holds
         let outcome = try reader.readLines(of: name, owner: owner, from: start, upTo: end) { scan in
             if !scan.issues.isEmpty { intact = false }
+            if collected != nil {
+                for record in scan.records { for change in record.changes where change.version.replica != owner { collected!.insert(Self.heldKey(change)) } }
+            }
         }
+        holds = collected
         return intact && outcome.incompleteTail == nil
     }
 
@@ -341,10 +353,11 @@ public final class SyncCycle: Sendable {
 
     /// Reads a peer's log from this replica's cursor (from its start when
     /// there is none, on a full cycle, or when the file is not the one the
-    /// cursor was made in). Returns, when the file was re-read because its
-    /// writer went back (it shrank, started a new generation, or no longer
-    /// ends with the line read last), the keys (``heldKey(_:)``) of the
-    /// changes under that writer's id the file holds; nil otherwise.
+    /// cursor was made in). Returns, when the file was read from its start
+    /// on a full cycle or because its writer went back (it shrank, started a
+    /// new generation, or no longer ends with the line read last), the keys
+    /// (``heldKey(_:)``) of the changes under that writer's id the file
+    /// holds (none when its header is damaged); nil otherwise.
     private func readPeerLog(_ info: PeerFileInfo, replica: ReplicaID, cursor: PeerCursor?, full: Bool, me: ReplicaID, _ report: inout SyncReport) throws -> Set<Int>? {
         if !full, let cursor, cursor.offset == info.size, cursor.identity == info.identity {
             report.peers.insert(replica)
@@ -355,6 +368,7 @@ public final class SyncCycle: Sendable {
         switch reader.header(of: info.name) {
         case .failure(let issue):
             note(issue, &report)
+            if full, case .notALog = issue.kind { return [] }
             return nil
         case .success(let found):
             (header, headerEnd) = found
@@ -394,7 +408,7 @@ public final class SyncCycle: Sendable {
                 PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
                            tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil)
             }, trusted: trusted, &localReport)
-            if wentBack != nil {
+            if wentBack != nil || full {
                 for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
             }
             consumed = true
@@ -406,7 +420,7 @@ public final class SyncCycle: Sendable {
         if !consumed && final != cursor {
             _ = try storage.merge([], cursor: (name, final))
         }
-        return wentBack == nil ? nil : held
+        return wentBack == nil && !full ? nil : held
     }
 
     /// The checksum of the line that ends at `offset` (its 8 hex digits),
@@ -420,19 +434,21 @@ public final class SyncCycle: Sendable {
         return String(decoding: bytes.prefix(8), as: UTF8.self)
     }
 
-    /// Identifies one change (task, field, version) in a set.
+    /// Identifies one change (task, field, version, value) in a set. The
+    /// value counts: after a restore, two writes may share a version.
     static func heldKey(_ change: FieldChange) -> Int {
         var hasher = Hasher()
         hasher.combine(change.task)
         hasher.combine(change.field)
         hasher.combine(change.version)
+        hasher.combine(change.value)
         return hasher.finalize()
     }
 
     /// The changes this store holds under the id of a peer whose log was
     /// re-read because it went back, and which that log no longer holds
     /// (DESIGN.md §5, re-publish). One pass over the store.
-    private func changesLost(from reread: [ReplicaID: (file: String, held: Set<Int>)]) throws -> [FieldChange] {
+    private func changesLost(from reread: [ReplicaID: (file: String, held: Set<Int>)], exceptHeldBy ownLog: Set<Int>) throws -> [FieldChange] {
         guard !reread.isEmpty else { return [] }
         var lost: [FieldChange] = []
         try storage.forEachTaskBatch { tasks in
@@ -440,7 +456,8 @@ public final class SyncCycle: Sendable {
                 for (field, version) in task.versions {
                     guard let entry = reread[version.replica] else { continue }
                     let change = FieldChange(task: task.id, field: field, value: task.value(of: field), version: version)
-                    if !entry.held.contains(Self.heldKey(change)) { lost.append(change) }
+                    let key = Self.heldKey(change)
+                    if !entry.held.contains(key) && !ownLog.contains(key) { lost.append(change) }
                 }
             }
         }

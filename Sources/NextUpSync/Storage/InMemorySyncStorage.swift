@@ -63,6 +63,10 @@ public final class InMemorySyncStorage: SyncStorage {
     /// A copy of the whole store, as a backup takes it.
     public struct Backup: Sendable {
         fileprivate let state: State
+        /// The changes the backup holds: every register and pending local change.
+        public var changes: [FieldChange] {
+            state.tasks.values.flatMap(\.allChanges) + state.outbox.map(\.change)
+        }
     }
 
     /// Takes a backup (tests).
