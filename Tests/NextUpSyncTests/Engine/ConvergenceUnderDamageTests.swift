@@ -14,7 +14,8 @@ import Testing
 /// same tasks, every field at its highest surviving version (a change is lost
 /// for good only when a restore took away the only store and log that held
 /// it); a far-future version is never merged; no line a replica wrote is
-/// ever too long for another to read.
+/// ever too long for another to read. `NEXTUP_SCHEDULES` sets how many
+/// schedules run (half of it each), `NEXTUP_SEED` runs only that seed.
 @Suite struct ConvergenceUnderDamageTests {
     static var scheduleCount: Int {
         max(20, (ProcessInfo.processInfo.environment["NEXTUP_SCHEDULES"].flatMap(Int.init) ?? 500) / 2)
@@ -188,20 +189,6 @@ import Testing
                 if !replicas[index].set(id, [(.notes, .string(huge))]).isEmpty { problems.append("an oversized value was accepted") }
             }
             for clock in clocks { clock.advance(Int64.random(in: 0...2_000, using: &rng)) }
-            if let watched = ProcessInfo.processInfo.environment["NEXTUP_WATCH"] {
-                var where_: [String] = []
-                for (n, r) in replicas.enumerated() where r.storage.tasks.values.contains(where: { $0.title == watched }) { where_.append("store\(n)") }
-                for (n, folder) in folders.enumerated() {
-                    for info in try folder.list() {
-                        guard case .success(let (header, headerEnd)) = LogFileReader(folder: folder).header(of: info.name) else { continue }
-                        _ = try LogFileReader(folder: folder).readLines(of: info.name, owner: header.replica, from: headerEnd, upTo: info.size) { scan in
-                            if scan.records.contains(where: { $0.changes.contains { $0.value == .string(watched) } }) { where_.append("f\(n):\(info.name.prefix(15))") }
-                        }
-                    }
-                }
-                let inMade = made.contains { $0.value == .string(watched) }
-                print("TRACE \(log.last ?? "") → \(where_) made:\(inMade)")
-            }
         }
         func propagateAll() throws {
             for source in 0..<count { for target in 0..<count where target != source { try propagate(from: source, to: target, cut: false) } }
@@ -222,23 +209,6 @@ import Testing
             let diff = differences(tasks, expected)
             if !diff.isEmpty {
                 problems.append("replica \(index) differs: \(diff.prefix(3)) after \(log.suffix(10))")
-                if ProcessInfo.processInfo.environment["NEXTUP_DEBUG"] != nil {
-                    print("DIFF \(diff)")
-                    print("SEED \(seed) replica \(index) holds \(tasks.keys.map(\.short).sorted()) expected \(expected.keys.map(\.short).sorted())")
-                    print(log.joined(separator: "\n"))
-                    for (id, t) in tasks where expected[id] == nil { print("extra \(id.short): \(t.allChanges)") }
-                    for (id, t) in expected where tasks[id] == nil { print("missing \(id.short): \(t.allChanges)") }
-                    let wanted = Set(expected.values.flatMap(\.allChanges)).subtracting(tasks.values.flatMap(\.allChanges))
-                    for (n, folder) in distinctFolders.enumerated() {
-                        for info in try folder.list() {
-                            guard case .success(let (header, headerEnd)) = LogFileReader(folder: folder).header(of: info.name) else { print("folder \(n) \(info.name): no header"); continue }
-                            _ = try LogFileReader(folder: folder).readLines(of: info.name, owner: header.replica, from: headerEnd, upTo: info.size) { scan in
-                                for record in scan.records { for c in record.changes where wanted.contains(c) { print("folder \(n) \(info.name) gen \(header.generation.prefix(6)) holds \(c.field) \(c.version)") } }
-                            }
-                        }
-                    }
-                    for (n, r) in replicas.enumerated() { print("replica \(n) is \(try r.storage.replicaID()), pending \(try r.storage.pendingLocalChangeCount()), own log \(String(describing: try r.storage.ownLogState()))") }
-                }
             }
             for change in refused where tasks[change.task]?.versions[change.field] == change.version {
                 problems.append("replica \(index) merged a far-future version")
