@@ -75,7 +75,8 @@ struct EditCommand: ParsableCommand {
             }
             print("changed \(result.task.id.short) \(title): \(names.joined(separator: ", "))")
         } else {
-            print("no change: \(result.task.id.short) \(title) already has those values")
+            let already = fields.isEmpty && place != nil ? "already stands there in Next Up" : "already has those values"
+            print("no change: \(result.task.id.short) \(title) \(already)")
         }
     }
 }
