@@ -34,23 +34,17 @@ import NextUpStore
         rt.handle(keys: [.tab])
         let moving = try #require(rt.state.selectedTask?.id)
         let count = rt.state.nextUp.ids.count
-        for press in 1..<count {
-            let before = rt.state.nextUp.ids
-            rt.handle(keys: [.char("J")])
-            var want = before
-            want.swapAt(press - 1, press)
-            #expect(rt.state.nextUp.ids == want, "J press \(press)")
-            #expect(try here.nextUp().map(\.id) == want, "J press \(press), in the store")
+        /// Presses `key`; the task must swap places with the one at `other`.
+        func press(_ key: Character, swapping other: Int, at place: Int) throws {
+            var want = rt.state.nextUp.ids
+            want.swapAt(other, place)
+            rt.handle(keys: [.char(key)])
+            #expect(rt.state.nextUp.ids == want, "\(key) at \(place)")
+            #expect(try here.nextUp().map(\.id) == want, "\(key) at \(place), in the store")
             #expect(rt.state.selectedTask?.id == moving, "the selection follows the task")
         }
-        for press in stride(from: count - 1, to: 0, by: -1) {
-            let before = rt.state.nextUp.ids
-            rt.handle(keys: [.char("K")])
-            var want = before
-            want.swapAt(press - 1, press)
-            #expect(rt.state.nextUp.ids == want, "K press \(press)")
-            #expect(try here.nextUp().map(\.id) == want, "K press \(press), in the store")
-        }
+        for place in 0..<(count - 1) { try press("J", swapping: place + 1, at: place) }
+        for place in stride(from: count - 1, to: 0, by: -1) { try press("K", swapping: place - 1, at: place) }
         // Undo of the last K puts the task back below its old neighbour.
         let beforeUndo = rt.state.nextUp.ids
         rt.handle(keys: [.char("z")])

@@ -27,7 +27,9 @@ public final class MemoryBackend: TaskBackend {
         var t = TaskItem(id: TaskID.make())
         stamp(&t, .title, .string(title))
         stamp(&t, .created, .int(now))
-        if nextUp { stamp(&t, .nextUp, .string(OrderKey.between(tasks.values.compactMap(\.nextUpPosition).max(), nil))) }
+        if let key = nextUp ? try? NextUpPlace.end.keys(for: t.id, in: [], lastKey: lastKey).first?.1 : nil {
+            stamp(&t, .nextUp, .string(key))
+        }
         configure(&t)
         tasks[t.id] = t
         token += 1
@@ -80,9 +82,8 @@ public final class MemoryBackend: TaskBackend {
         case .restore: edit(id, .deleted, .bool(false))
         case .removeFromNextUp: edit(id, .nextUp, .null)
         case .placeInNextUp(_, let place):
-            let last = tasks.values.compactMap(\.nextUpPosition).max()
             do {
-                for (task, key) in try place.keys(for: id, in: Array(tasks.values), lastKey: last) { edit(task, .nextUp, .string(key)) }
+                for (task, key) in try place.keys(for: id, in: Array(tasks.values), lastKey: lastKey) { edit(task, .nextUp, .string(key)) }
             } catch {
                 throw Failure(description: "\(error)")
             }
@@ -93,6 +94,9 @@ public final class MemoryBackend: TaskBackend {
     private func check() throws {
         if let failure { throw Failure(description: failure) }
     }
+
+    /// The greatest order key in use, as the store's.
+    private var lastKey: String? { tasks.values.compactMap(\.nextUpPosition).max() }
 
     private func stamp(_ t: inout TaskItem, _ field: TaskField, _ value: FieldValue) {
         now += 1
