@@ -33,6 +33,7 @@ public enum NextUpMain {
     public static func run(_ arguments: [String]) -> Int32 {
         do {
             try DashedWord.check(arguments)
+            try TaskwarriorSpelling.check(arguments, knownCommands: Set(NextUpCommand.configuration.subcommands.map { $0._commandName }))
             var command = try NextUpCommand.parseAsRoot(arguments)
             try command.run()
             return 0
@@ -46,6 +47,9 @@ public enum NextUpMain {
             Terminal.printError("nextup: \(error.message)")
             return 1
         } catch let error as DashedWord {
+            Terminal.printError("nextup: \(error.message)")
+            return ExitCode.validationFailure.rawValue
+        } catch let error as TaskwarriorSpelling {
             Terminal.printError("nextup: \(error.message)")
             return ExitCode.validationFailure.rawValue
         } catch let error as ExitCode {

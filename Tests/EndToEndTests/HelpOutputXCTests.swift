@@ -24,4 +24,13 @@ final class HelpOutputXCTests: XCTestCase {
             XCTAssertTrue(result.stdout.contains(option), "add --help shows \(option)")
         }
     }
+
+    func testEditsHelpShowsBeforeAndAfter() throws {
+        let scratch = Scratch()
+        let result = try NextupProcess(home: scratch.url).run("edit", "--help")
+        XCTAssertEqual(result.status, 0)
+        for option in ["--before <id>", "--after <id>", "--next/--no-next"] {
+            XCTAssertTrue(result.stdout.contains(option), "edit --help shows \(option)")
+        }
+    }
 }

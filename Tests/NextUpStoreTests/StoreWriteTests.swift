@@ -91,10 +91,10 @@ import Testing
         draft.title = "b"; let b = try store.add(draft)
         draft.title = "c"; let c = try store.add(draft)
         #expect(try store.nextUp().map(\.id) == [a.id, b.id, c.id])
-        _ = try store.moveInNextUp(c.id, by: -2)
+        _ = try store.placeInNextUp(c.id, .before(a.id))
         #expect(try store.nextUp().map(\.id) == [c.id, a.id, b.id])
-        let moved = try store.moveInNextUp(b.id, by: 5)  // already last
-        #expect(!moved.isChange)
+        #expect(try !store.placeInNextUp(b.id, .end).isChange)  // already last
+        #expect(try !store.placeInNextUp(b.id, .after(a.id)).isChange)
         _ = try store.removeFromNextUp(a.id)
         #expect(try store.nextUp().map(\.id) == [c.id, b.id])
         #expect(try store.backlog().map(\.id) == [a.id])
@@ -106,7 +106,7 @@ import Testing
         _ = try store.importTasks(ids.map { TaskJSON(title: "t", id: $0) })
         // Give all three the same key, as concurrent inserts on two replicas can.
         try store.database.write { db in try db.execute(sql: "UPDATE task SET next_up = 'V'") }
-        _ = try store.moveInNextUp(ids[2], by: -1)
+        _ = try store.placeInNextUp(ids[2], .before(ids[1]))
         #expect(try store.nextUp().map(\.id) == [ids[0], ids[2], ids[1]])
     }
 

@@ -64,9 +64,9 @@ import NextUpCore
         var s = state
         #expect(s.send(Fixture.keys("n")) == [.write(.placeInNextUp(a.id, .end), undo: UndoEntry(inverse: .removeFromNextUp(a.id), description: "move to Next Up of “Alpha”"))])
         _ = s.send(.key(.tab), .key(.char("j")))
-        #expect(s.send(Fixture.keys("J")).first == .write(.placeInNextUp(n2.id, .between(after: n3.id, before: nil)),
+        #expect(s.send(Fixture.keys("J")).first == .write(.placeInNextUp(n2.id, .after(n3.id)),
                                                           undo: UndoEntry(inverse: .placeInNextUp(n2.id, .between(after: n1.id, before: n3.id)), description: "reorder of “Next two”")))
-        #expect(s.send(Fixture.keys("K")).first == .write(.placeInNextUp(n2.id, .between(after: nil, before: n1.id)),
+        #expect(s.send(Fixture.keys("K")).first == .write(.placeInNextUp(n2.id, .before(n1.id)),
                                                           undo: UndoEntry(inverse: .placeInNextUp(n2.id, .between(after: n1.id, before: n3.id)), description: "reorder of “Next two”")))
         guard case .write(.removeFromNextUp(n2.id), let undo)? = s.send(Fixture.keys("n")).first else {
             Issue.record("n in Next Up moves to the backlog"); return

@@ -19,6 +19,19 @@ struct EditCommand: ParsableCommand {
     @Option(help: "YYYY-MM-DD or none.") var due: String?
     @Option(help: "Free text or none.") var notes: String?
     @Flag(inversion: .prefixedNo, help: "Move into (--next) or out of (--no-next) Next Up.") var next: Bool?
+    @Option(help: ArgumentHelp("Move the task, in Next Up, to just before this one (an id or a unique prefix).", valueName: "id"))
+    var before: String?
+    @Option(help: ArgumentHelp("Move the task, in Next Up, to just after this one (an id or a unique prefix).", valueName: "id"))
+    var after: String?
+
+    func validate() throws {
+        if before != nil && after != nil {
+            throw ValidationError("choose one of --before and --after")
+        }
+        if (before != nil || after != nil) && next != nil {
+            throw ValidationError("--before/--after reorder a task already in Next Up; use them without --next/--no-next")
+        }
+    }
 
     /// `none` (any case) means unset.
     static func clearing(_ text: String, _ parse: (String) throws -> FieldValue) rethrows -> FieldValue {
@@ -43,19 +56,27 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         let fields = try requestedFields()
-        guard !fields.isEmpty || next != nil else {
-            throw CLIError("edit: say what to change (--title, --urgency, --importance, --duration, --category, --due, --notes, --next/--no-next)")
+        guard !fields.isEmpty || next != nil || before != nil || after != nil else {
+            throw CLIError("edit: say what to change (--title, --urgency, --importance, --duration, --category, --due, --notes, --next/--no-next, --before/--after)")
         }
         let context = try CommandContext.open(global)
         let task = try context.store.resolve(id)
-        let result = try context.store.edit(task.id, set: fields, nextUp: next)
+        var place: NextUpPlace?
+        if let before { place = .before(try context.store.resolve(before).id) }
+        if let after { place = .after(try context.store.resolve(after).id) }
+        let result = try context.store.edit(task.id, set: fields, nextUp: next, place: place)
         let title = Sanitizer.visible(result.task.title)
         if result.isChange {
             context.didChangeTasks()
-            let names = result.changes.map { $0.field == .nextUp ? (result.task.isNextUp ? "moved to Next Up" : "moved to Backlog") : $0.field.rawValue }
+            let names = result.changes.map { change in
+                guard change.field == .nextUp else { return change.field.rawValue }
+                if place != nil { return "moved in Next Up" }
+                return result.task.isNextUp ? "moved to Next Up" : "moved to Backlog"
+            }
             print("changed \(result.task.id.short) \(title): \(names.joined(separator: ", "))")
         } else {
-            print("no change: \(result.task.id.short) \(title) already has those values")
+            let already = fields.isEmpty && place != nil ? "already stands there in Next Up" : "already has those values"
+            print("no change: \(result.task.id.short) \(title) \(already)")
         }
     }
 }

@@ -30,8 +30,9 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
     public var isNextUp: Bool { nextUpPosition != nil }
     /// Open: neither done nor deleted.
     public var isOpen: Bool { !isDone && !deleted }
-    /// TBD: some triage attribute is unset.
-    public var isTBD: Bool { urgency == nil || importance == nil || duration == nil || category == nil }
+    /// TBD: some triage attribute (``TaskField/triage``) is unset. The store's
+    /// SQL form of this rule is generated from the same list.
+    public var isTBD: Bool { TaskField.triage.contains { value(of: $0) == .null } }
 
     /// The newest field version's timestamp (DESIGN.md §2: `modified`).
     public var modified: HybridTimestamp { versions.values.map(\.timestamp).max() ?? .zero }

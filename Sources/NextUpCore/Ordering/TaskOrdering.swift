@@ -25,10 +25,14 @@ public enum TaskOrdering {
 
     /// Next Up in the user's order: by order key, then id.
     public static func nextUp(_ tasks: [TaskItem]) -> [TaskItem] {
-        tasks.filter(isNextUp).sorted {
-            let a = $0.nextUpPosition!, b = $1.nextUpPosition!
-            return a != b ? a < b : $0.id < $1.id
-        }
+        tasks.filter(isNextUp).sorted(by: nextUpPrecedes)
+    }
+
+    /// The Next Up order of two tasks in Next Up: by order key, then id
+    /// (equal keys are made concurrently on two replicas).
+    public static func nextUpPrecedes(_ a: TaskItem, _ b: TaskItem) -> Bool {
+        let x = a.nextUpPosition!, y = b.nextUpPosition!
+        return x != y ? x < y : a.id < b.id
     }
 
     /// The Backlog, ranked.

@@ -12,6 +12,11 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguous(String, matches: [String])
     /// A task reference too short or not shaped like an id.
     case badReference(String)
+    /// A task or anchor named for a move within Next Up is not an open Next
+    /// Up task: its short id, its title (sanitised) and where it is instead.
+    case notInNextUp(String, title: String, state: String)
+    /// A task was to be placed before or after itself.
+    case besideItself
     /// Any other database failure, described.
     case database(String)
 
@@ -30,6 +35,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "'\(ref)' matches \(matches.count) tasks: \(shown)\(matches.count > 10 ? ", …" : "") — type more characters"
         case .badReference(let ref):
             return "'\(ref)' is not a task id: give a full id or at least 4 of its first characters"
+        case let .notInNextUp(ref, title, state):
+            return "\(ref) “\(title)” is \(state), not in Next Up"
+        case .besideItself:
+            return "a task cannot be placed before or after itself"
         case .database(let message):
             return "database error: \(message)"
         }

@@ -60,7 +60,7 @@ extension TaskStore {
                 }
                 if plan.nextUp != task.isNextUp {
                     if plan.nextUp {
-                        bottom = OrderKey.between(try bottom ?? String.fetchOne(session.db, sql: "SELECT max(next_up) FROM task WHERE next_up IS NOT NULL"), nil)
+                        bottom = OrderKey.between(try bottom ?? Self.lastNextUpKey(session.db), nil)
                         fields.append((.nextUp, .string(bottom!)))
                     } else {
                         fields.append((.nextUp, .null))

@@ -35,20 +35,24 @@ extension TaskStore {
         let now = nowMillis ?? clock.nowMillis()
         var clause: String
         var args: StatementArguments = []
-        let open = "deleted = 0 AND completed_at IS NULL"
+        let open = ListSQL.open
         switch filter.scope {
         case .open, .backlog: clause = open
         case .nextUp: clause = "next_up IS NOT NULL AND \(open)"
         case .all: clause = "deleted = 0"
         case .done: clause = "completed_at IS NOT NULL AND deleted = 0"
         case .deleted: clause = "deleted = 1"
-        case .tbd: clause = "\(open) AND (urgency IS NULL OR importance IS NULL OR duration IS NULL OR category IS NULL)"
+        case .tbd: clause = "\(open) AND \(ListSQL.tbd)"
         }
         if let category = filter.category {
-            clause += " AND category = ? COLLATE NOCASE"
-            args += [category]
+            let (condition, argument) = ListSQL.category(is: category)
+            clause += " AND " + condition
+            args += argument
         }
-        let found = try database.read { db in try TaskRow.fetchAll(db, where: clause, arguments: args) }
+        let found = try database.read { db in
+            if filter.category != nil { ListSQL.registerFold(db) }
+            return try TaskRow.fetchAll(db, where: clause, arguments: args)
+        }
         switch filter.scope {
         case .open, .all, .tbd:
             let done = found.filter { $0.isDone }.sorted { ($0.completedAt!, $0.id) > ($1.completedAt!, $1.id) }
@@ -67,7 +71,7 @@ extension TaskStore {
     public func backlog(sort: BacklogSort = .score, nowMillis: Int64? = nil) throws -> [TaskItem] {
         let now = nowMillis ?? clock.nowMillis()
         let open = try database.read { db in
-            try TaskRow.fetchAll(db, where: "deleted = 0 AND completed_at IS NULL AND next_up IS NULL")
+            try TaskRow.fetchAll(db, where: "\(ListSQL.open) AND next_up IS NULL")
         }
         return TaskOrdering.sorted(open, by: sort, nowMillis: now)
     }
@@ -75,7 +79,7 @@ extension TaskStore {
     /// The number of open tasks (neither done nor deleted).
     public func openCount() throws -> Int {
         try database.read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM task WHERE deleted = 0 AND completed_at IS NULL") ?? 0
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM task WHERE \(ListSQL.open)") ?? 0
         }
     }
 
@@ -93,11 +97,11 @@ extension TaskStore {
         try database.read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT count(*),
-                       sum(deleted = 0 AND completed_at IS NULL),
+                       sum(\(ListSQL.open)),
                        sum(deleted = 0 AND completed_at IS NOT NULL),
                        sum(deleted = 1),
-                       sum(deleted = 0 AND completed_at IS NULL AND next_up IS NOT NULL),
-                       sum(deleted = 0 AND completed_at IS NULL AND (urgency IS NULL OR importance IS NULL OR duration IS NULL OR category IS NULL))
+                       sum(\(ListSQL.open) AND next_up IS NOT NULL),
+                       sum(\(ListSQL.open) AND \(ListSQL.tbd))
                 FROM task
                 """)!
             var c = Counts()

@@ -6,8 +6,8 @@ import NextUpCore
 /// then show only the few dozen rows on screen: the lists are ordered and
 /// filtered by SQLite, and only ids come back.
 extension TaskStore {
-    /// What the UI's lists are narrowed to. Matching is case-insensitive
-    /// (Unicode-aware, the same as `String.lowercased()`).
+    /// What the UI's lists are narrowed to. Text matches by ``TextMatch``
+    /// (Unicode case folding), as everywhere else.
     public struct ListNarrowing: Sendable, Equatable {
         /// Words that must all occur in the title.
         public var words: [String]
@@ -25,9 +25,9 @@ extension TaskStore {
     /// `sort`) for open tasks plus the `keepDone` ones (done in this session,
     /// still listed), narrowed by `narrowing`.
     ///
-    /// Contract: the orders are exactly ``TaskOrdering``'s (the backlog score
-    /// is computed in SQL with the same formula and the same floating-point
-    /// operations as ``BacklogScore``).
+    /// Contract: the orders and filters are exactly ``TaskOrdering``'s,
+    /// ``TaskItem/isTBD`` and ``TextMatch``'s (``ListSQL`` generates them from
+    /// Core's definitions).
     public func listIDs(
         sort: BacklogSort,
         narrowing: ListNarrowing = ListNarrowing(),
@@ -36,20 +36,16 @@ extension TaskStore {
     ) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
         var narrow = ""
         var narrowArguments: StatementArguments = []
-        if narrowing.tbdOnly {
-            narrow += " AND (urgency IS NULL OR importance IS NULL OR duration IS NULL OR category IS NULL)"
+        func and(_ condition: (String, StatementArguments)) {
+            narrow += " AND " + condition.0
+            narrowArguments += condition.1
         }
-        if let category = narrowing.category {
-            narrow += " AND nextup_fold(category) = ?"
-            narrowArguments += [category.lowercased()]
-        }
-        for word in narrowing.words where !word.isEmpty {
-            narrow += " AND instr(nextup_fold(title), ?) > 0"
-            narrowArguments += [word.lowercased()]
-        }
+        if narrowing.tbdOnly { narrow += " AND " + ListSQL.tbd }
+        if let category = narrowing.category { and(ListSQL.category(is: category)) }
+        for word in narrowing.words where !word.isEmpty { and(ListSQL.title(contains: word)) }
         // Open tasks come from the partial covering index `task_list`; the few
         // kept done ones are looked up by id.
-        let open = "deleted = 0 AND completed_at IS NULL"
+        let open = ListSQL.open
         let done = "id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND completed_at IS NOT NULL"
         let keep: StatementArguments = ["[" + keepDone.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"]
         func query(_ list: String, order: String) -> (String, StatementArguments) {
@@ -62,10 +58,10 @@ extension TaskStore {
                 UNION ALL SELECT \(columns) FROM task WHERE \(list) AND \(done)\(narrow)) ORDER BY \(order)
                 """, narrowArguments + keep + narrowArguments)
         }
-        let next = query("next_up IS NOT NULL", order: "next_up, id")
-        let backlog = query("next_up IS NULL", order: Self.backlogOrder(sort, nowMillis: nowMillis))
+        let next = query("next_up IS NOT NULL", order: ListSQL.nextUpOrder)
+        let backlog = query("next_up IS NULL", order: ListSQL.backlogOrder(sort, nowMillis: nowMillis))
         return try database.read { db in
-            if !narrowing.words.isEmpty || narrowing.category != nil { db.add(function: Self.fold) }
+            if !narrowing.words.isEmpty || narrowing.category != nil { ListSQL.registerFold(db) }
             return (try Self.ids(db, next.0, next.1), try Self.ids(db, backlog.0, backlog.1))
         }
     }
@@ -86,36 +82,6 @@ extension TaskStore {
             }
         }
         return out
-    }
-
-    /// `ORDER BY` terms for a backlog sort, mirroring ``TaskOrdering/sorted(_:by:nowMillis:)``.
-    static func backlogOrder(_ sort: BacklogSort, nowMillis: Int64) -> String {
-        switch sort {
-        case .score: return "\(scoreSQL(nowMillis: nowMillis)) DESC, created, id"
-        case .due: return "due IS NULL, due, created, id"
-        case .duration: return "duration IS NULL, duration, created, id"
-        case .created: return "created DESC, id"
-        }
-    }
-
-    /// ``BacklogScore/score(_:nowMillis:)`` as an SQL expression, term by term
-    /// in the same order so that the doubles come out identical.
-    static func scoreSQL(nowMillis: Int64) -> String {
-        let now = "\(nowMillis).0"
-        let day = "86400000.0"
-        let importance = "(CASE importance WHEN 3 THEN 6.0 WHEN 2 THEN 3.9 WHEN 1 THEN 1.8 ELSE 0.0 END)"
-        let urgent = "(CASE WHEN urgency = 'urgent' THEN \(BacklogScore.urgentTerm) ELSE 0.0 END)"
-        let overdue = "((\(now) - (CAST(julianday(due) - 2440587.5 AS INTEGER) * \(day))) / \(day))"
-        let dueTerm = """
-            (CASE WHEN due IS NULL THEN 0.0 WHEN \(overdue) >= 7.0 THEN 1.0 \
-            WHEN \(overdue) >= -14.0 THEN (\(overdue) + 14.0) * 0.8 / 21.0 + 0.2 ELSE 0.2 END)
-            """
-        let age = "min(max(0.0, (\(nowMillis) - created) / \(day)) / 365.0, 1.0)"
-        return "(\(importance) + \(urgent) + \(BacklogScore.dueCoefficient) * \(dueTerm) + \(BacklogScore.ageCoefficient) * \(age))"
-    }
-
-    static let fold = DatabaseFunction("nextup_fold", argumentCount: 1, pure: true) { values in
-        String.fromDatabaseValue(values[0])?.lowercased()
     }
 
     static func ids(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [TaskID] {

@@ -48,16 +48,31 @@ extension TaskStore {
         }
     }
 
-    /// Sets fields of one task, and optionally moves it into or out of Next Up.
-    /// Fields already holding the value are not written.
-    public func edit(_ id: TaskID, set fields: [(TaskField, FieldValue)], nextUp: Bool? = nil) throws -> WriteResult {
+    /// Sets fields of one task, and optionally moves it into or out of Next Up
+    /// or to a place in it, all in one transaction. Fields already holding the
+    /// value are not written.
+    ///
+    /// - Parameter place: where the task goes in Next Up (see
+    ///   ``placeInNextUp(_:_:)``); when given, `nextUp` is ignored.
+    /// - Throws: ``StoreError/unknownTask(_:)``; for a place, the errors of
+    ///   ``placeInNextUp(_:_:)``.
+    public func edit(_ id: TaskID, set fields: [(TaskField, FieldValue)], nextUp: Bool? = nil, place: NextUpPlace? = nil) throws -> WriteResult {
         try writeSession { session in
             guard var task = try TaskRow.fetchOne(session.db, id: id) else { throw StoreError.unknownTask(id.rawValue) }
             var all = fields
-            if let nextUp, nextUp != task.isNextUp {
+            var others: [(TaskID, String)] = []
+            if let place {
+                let keys = try Self.keys(placing: task, at: place, session.db)
+                if let own = keys.first { all.append((.nextUp, .string(own.1))) }
+                others = Array(keys.dropFirst())
+            } else if let nextUp, nextUp != task.isNextUp {
                 all.append((.nextUp, nextUp ? .string(try Self.bottomOfNextUp(session.db)) : .null))
             }
             let changes = try session.write(all, to: &task)
+            for (other, key) in others {
+                guard var neighbour = try TaskRow.fetchOne(session.db, id: other) else { continue }
+                _ = try session.write([(.nextUp, .string(key))], to: &neighbour)
+            }
             return WriteResult(task: task, changes: changes)
         }
     }
@@ -92,37 +107,43 @@ extension TaskStore {
         try edit(id, set: [], nextUp: false)
     }
 
-    /// Moves a Next Up task `offset` places (negative: up) within the list,
-    /// writing only its own order key — unless two keys are equal (made
-    /// concurrently on two replicas), when the keys in between are rewritten.
-    public func moveInNextUp(_ id: TaskID, by offset: Int) throws -> WriteResult {
-        try writeSession { session in
-            let list = TaskOrdering.nextUp(try TaskRow.fetchAll(session.db, where: "next_up IS NOT NULL AND deleted = 0 AND completed_at IS NULL"))
-            guard let from = list.firstIndex(where: { $0.id == id }) else {
-                guard let task = try TaskRow.fetchOne(session.db, id: id) else { throw StoreError.unknownTask(id.rawValue) }
-                return WriteResult(task: task, changes: [])
+    /// Puts a task at `place` in Next Up, in one transaction: the one intent
+    /// behind the TUI's `J`/`K` and the command line's `edit --before/--after`.
+    /// Writes the task's own order key only — unless keys around the place are
+    /// tied (made concurrently on two replicas), when the tied neighbours on
+    /// the shorter side get new keys too (``NextUpPlace/keys(for:in:lastKey:)``),
+    /// so the task lands exactly at the place asked, every time. No change
+    /// when it already stands there. The returned changes are the task's own.
+    ///
+    /// - Throws: ``StoreError/unknownTask(_:)``, ``StoreError/notInNextUp(_:title:state:)``
+    ///   (`after`/`before` with a task or an anchor that is not an open Next Up
+    ///   task), ``StoreError/besideItself``.
+    public func placeInNextUp(_ id: TaskID, _ place: NextUpPlace) throws -> WriteResult {
+        try edit(id, set: [], place: place)
+    }
+
+    /// The keys that put `task` at `place`, read from the open Next Up list.
+    static func keys(placing task: TaskItem, at place: NextUpPlace, _ db: Database) throws -> [(TaskID, String)] {
+        let list = try TaskRow.fetchAll(db, where: "next_up IS NOT NULL AND \(ListSQL.open)")
+        let last = try lastNextUpKey(db)
+        do throws(NextUpPlacementError) {
+            return try place.keys(for: task.id, in: list, lastKey: last)
+        } catch {
+            switch error {
+            case .taskNotInNextUp:
+                throw StoreError.notInNextUp(task.id.short, title: Sanitizer.visible(task.title), state: Self.whereIs(task))
+            case .anchorNotInNextUp(let id):
+                guard let anchor = try TaskRow.fetchOne(db, id: id) else { throw StoreError.unknownTask(id.rawValue) }
+                throw StoreError.notInNextUp(id.short, title: Sanitizer.visible(anchor.title), state: Self.whereIs(anchor))
+            case .anchorIsTheTask:
+                throw StoreError.besideItself
             }
-            let to = min(max(from + offset, 0), list.count - 1)
-            var task = list[from]
-            guard to != from else { return WriteResult(task: task, changes: []) }
-            var rest = list
-            rest.remove(at: from)
-            let lower = to > 0 ? rest[to - 1].nextUpPosition : nil
-            let upper = to < rest.count ? rest[to].nextUpPosition : nil
-            if let lower, let upper, lower >= upper {
-                // Tied keys: give the whole list fresh keys in the new order.
-                rest.insert(task, at: to)
-                let keys = OrderKey.keys(count: rest.count, between: nil, nil)
-                var moved: [FieldChange] = []
-                for (i, var t) in rest.enumerated() {
-                    let c = try session.write([(.nextUp, .string(keys[i]))], to: &t)
-                    if t.id == id { task = t; moved = c }
-                }
-                return WriteResult(task: task, changes: moved)
-            }
-            let changes = try session.write([(.nextUp, .string(OrderKey.between(lower, upper)))], to: &task)
-            return WriteResult(task: task, changes: changes)
         }
+    }
+
+    /// Where a task that is not in Next Up is, in words.
+    static func whereIs(_ task: TaskItem) -> String {
+        task.deleted ? "deleted" : task.isDone ? "done" : "in the Backlog"
     }
 
     /// Applies a computed change to one task.
@@ -136,7 +157,12 @@ extension TaskStore {
 
     /// An order key after every task now in Next Up.
     static func bottomOfNextUp(_ db: Database) throws -> String {
-        let last = try String.fetchOne(db, sql: "SELECT max(next_up) FROM task WHERE next_up IS NOT NULL")
-        return OrderKey.between(last, nil)
+        OrderKey.between(try lastNextUpKey(db), nil)
+    }
+
+    /// The greatest order key in use; done and deleted tasks keep theirs, so
+    /// a task put at the end never ties with one of them coming back.
+    static func lastNextUpKey(_ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT max(next_up) FROM task WHERE next_up IS NOT NULL")
     }
 }

@@ -27,7 +27,9 @@ public final class MemoryBackend: TaskBackend {
         var t = TaskItem(id: TaskID.make())
         stamp(&t, .title, .string(title))
         stamp(&t, .created, .int(now))
-        if nextUp { stamp(&t, .nextUp, .string(lastKey().map { OrderKey.between($0, nil) } ?? OrderKey.between(nil, nil))) }
+        if let key = nextUp ? try? NextUpPlace.end.keys(for: t.id, in: [], lastKey: lastKey).first?.1 : nil {
+            stamp(&t, .nextUp, .string(key))
+        }
         configure(&t)
         tasks[t.id] = t
         token += 1
@@ -45,9 +47,7 @@ public final class MemoryBackend: TaskBackend {
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
         try check()
         let listed = tasks.values.filter { !$0.deleted && ($0.isOpen || query.keepDone.contains($0.id)) && query.filter.matches($0) }
-        let next = listed.filter(\.isNextUp).sorted {
-            $0.nextUpPosition! != $1.nextUpPosition! ? $0.nextUpPosition! < $1.nextUpPosition! : $0.id < $1.id
-        }
+        let next = listed.filter(\.isNextUp).sorted(by: TaskOrdering.nextUpPrecedes)
         let backlog = TaskOrdering.sorted(listed.filter { !$0.isNextUp }, by: query.sort, nowMillis: nowMillis)
         return (next.map(\.id), backlog.map(\.id))
     }
@@ -82,12 +82,11 @@ public final class MemoryBackend: TaskBackend {
         case .restore: edit(id, .deleted, .bool(false))
         case .removeFromNextUp: edit(id, .nextUp, .null)
         case .placeInNextUp(_, let place):
-            let next = tasks.values.filter { $0.isOpen && $0.isNextUp && $0.id != id }
-            func key(_ other: TaskID?) -> String? { other.flatMap { tasks[$0]?.nextUpPosition } }
-            var after: String?, before: String?
-            if case .between(let a, let b) = place { after = key(a); before = key(b) }
-            let last = next.compactMap(\.nextUpPosition).max()
-            edit(id, .nextUp, .string(place.orderKey(after: after, before: before, last: last)))
+            do {
+                for (task, key) in try place.keys(for: id, in: Array(tasks.values), lastKey: lastKey) { edit(task, .nextUp, .string(key)) }
+            } catch {
+                throw Failure(description: "\(error)")
+            }
         }
         return id
     }
@@ -96,7 +95,8 @@ public final class MemoryBackend: TaskBackend {
         if let failure { throw Failure(description: failure) }
     }
 
-    private func lastKey() -> String? { tasks.values.filter(\.isOpen).compactMap(\.nextUpPosition).max() }
+    /// The greatest order key in use, as the store's.
+    private var lastKey: String? { tasks.values.compactMap(\.nextUpPosition).max() }
 
     private func stamp(_ t: inout TaskItem, _ field: TaskField, _ value: FieldValue) {
         now += 1

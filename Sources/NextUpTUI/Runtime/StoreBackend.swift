@@ -39,17 +39,7 @@ public final class StoreBackend: TaskBackend {
         case .delete(let id): return try store.delete(id).task.id
         case .restore(let id): return try store.restore(id).task.id
         case .removeFromNextUp(let id): return try store.removeFromNextUp(id).task.id
-        case .placeInNextUp(let id, let place):
-            if case .end = place { return try store.moveToNextUp(id).task.id }
-            let list = try store.nextUp()
-            func key(_ other: TaskID?) -> String? {
-                other.flatMap { o in list.first { $0.id == o }?.nextUpPosition }
-            }
-            var after: String?, before: String?
-            if case .between(let a, let b) = place { after = key(a); before = key(b) }
-            let last = list.last { $0.id != id }?.nextUpPosition
-            let newKey = place.orderKey(after: after, before: before, last: last)
-            return try set(id, .nextUp, .string(newKey))
+        case .placeInNextUp(let id, let place): return try store.placeInNextUp(id, place).task.id
         }
     }
 

@@ -16,24 +16,3 @@ public protocol TaskBackend: AnyObject {
     /// unknown (then every signal reloads).
     func changeToken() throws -> Int?
 }
-
-extension NextUpPlace {
-    /// The order key for this place, given the current keys of the neighbours
-    /// (nil when a neighbour is not in Next Up any more) and the last key of
-    /// the list. Tolerates neighbours that moved meanwhile.
-    public func orderKey(after: String?, before: String?, last: String?) -> String {
-        switch self {
-        case .end:
-            return OrderKey.between(last, nil)
-        case .between(let a, let b):
-            let lower = a == nil ? nil : after
-            let upper = b == nil ? nil : before
-            switch (lower, upper) {
-            case let (l?, u?) where l < u: return OrderKey.between(l, u)
-            case let (l?, _): return OrderKey.between(l, nil)
-            case let (nil, u?): return OrderKey.between(nil, u)
-            case (nil, nil): return OrderKey.between(last, nil)
-            }
-        }
-    }
-}

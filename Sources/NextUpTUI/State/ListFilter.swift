@@ -46,17 +46,18 @@ public struct ListFilter: Equatable, Sendable {
         return parts.joined(separator: " ")
     }
 
-    /// The text's words, lowercased; each must occur in the title.
-    public var words: [String] { text.lowercased().split(separator: " ").map(String.init) }
+    /// The text's words; each must occur in the title.
+    public var words: [String] { text.split(separator: " ").map(String.init) }
 
-    /// Whether a task passes. Text words must all occur in the title; the
-    /// category matches case-insensitively.
+    /// Whether a task passes. Text words must all occur in the title; text
+    /// matches by ``TextMatch`` (Unicode case folding), as the store's
+    /// listing and the command line's `list --category` do.
     public func matches(_ task: TaskItem) -> Bool {
         if tbdOnly && !task.isTBD { return false }
-        if let category, task.category?.lowercased() != category.lowercased() { return false }
+        if let category, !(task.category.map { TextMatch.same($0, category) } ?? false) { return false }
         if !text.isEmpty {
-            let title = task.title.lowercased()
-            for word in words where !title.contains(word) { return false }
+            let title = TextMatch.fold(task.title)
+            for word in words where !TextMatch.folded(title, contains: TextMatch.fold(word)) { return false }
         }
         return true
     }

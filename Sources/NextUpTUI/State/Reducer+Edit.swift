@@ -31,7 +31,7 @@ extension Reducer {
             }
             let list = state.categories
             let next: String?
-            if let current = task.category, let i = list.firstIndex(where: { $0.lowercased() == current.lowercased() }) {
+            if let current = task.category, let i = list.firstIndex(where: { TextMatch.same($0, current) }) {
                 next = i + 1 < list.count ? list[i + 1] : nil
             } else {
                 next = list[0]
@@ -60,10 +60,10 @@ extension Reducer {
             let place: NextUpPlace
             if action == .reorderDown {
                 guard i + 1 < ids.count else { return [] }
-                place = .between(after: ids[i + 1], before: i + 2 < ids.count ? ids[i + 2] : nil)
+                place = .after(ids[i + 1])
             } else {
                 guard i > 0 else { return [] }
-                place = .between(after: i > 1 ? ids[i - 2] : nil, before: ids[i - 1])
+                place = .before(ids[i - 1])
             }
             return change(.placeInNextUp(id, place), undo: .placeInNextUp(id, old), "reorder")
         case .toggleDone:

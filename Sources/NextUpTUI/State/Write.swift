@@ -1,13 +1,5 @@
 import NextUpCore
 
-/// Where a task goes in Next Up.
-public enum NextUpPlace: Equatable, Sendable {
-    /// After the last task.
-    case end
-    /// Between two tasks (nil: the start or the end of the list).
-    case between(after: TaskID?, before: TaskID?)
-}
-
 /// A change the UI asks the store for, named by intent. Each one writes only
 /// the field(s) it names, so a prompt never overwrites what another machine
 /// changed in another field meanwhile.

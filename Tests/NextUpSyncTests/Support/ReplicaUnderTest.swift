@@ -72,15 +72,10 @@ final class FakeReplica: ReplicaUnderTest {
         case .toNextUp: return task.isNextUp ? [] : storage.write(id, [(.nextUp, .string(bottomKey()))])
         case .fromNextUp: return storage.write(id, [(.nextUp, .null)])
         case .move(_, let by):
-            let list = TaskOrdering.nextUp(Array(storage.tasks.values))
-            guard let from = list.firstIndex(where: { $0.id == id }) else { return [] }
-            var rest = list
-            rest.remove(at: from)
-            let to = min(max(from + by, 0), rest.count)
-            let lower = to > 0 ? rest[to - 1].nextUpPosition : nil
-            let upper = to < rest.count ? rest[to].nextUpPosition : nil
-            if let lower, let upper, lower >= upper { return [] }
-            return storage.write(id, [(.nextUp, .string(OrderKey.between(lower, upper)))])
+            let tasks = Array(storage.tasks.values)
+            guard let place = TaskOperation.place(moving: id, by: by, in: TaskOrdering.nextUp(tasks)) else { return [] }
+            let keys = try place.keys(for: id, in: tasks, lastKey: tasks.compactMap(\.nextUpPosition).max())
+            return keys.flatMap { storage.write($0.0, [(.nextUp, .string($0.1))]) }
         case .add: return []
         }
     }
@@ -130,8 +125,9 @@ final class StoreReplica: ReplicaUnderTest {
         case .fromNextUp: return try store.removeFromNextUp(id).changes
         case .move(_, let by):
             // A move may rewrite several keys (ties); the outbox holds them all.
+            guard let place = TaskOperation.place(moving: id, by: by, in: try store.nextUp()) else { return [] }
             let before = try store.outboxCount(after: 0)
-            _ = try store.moveInNextUp(id, by: by)
+            _ = try store.placeInNextUp(id, place)
             let records = try store.outbox(after: 0)
             return records.suffix(max(0, records.count - before)).flatMap(\.changes)
         case .add: return []

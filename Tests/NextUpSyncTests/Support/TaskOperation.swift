@@ -27,6 +27,15 @@ enum TaskOperation: CustomStringConvertible {
         }
     }
 
+    /// The place that moves `id` by `offset` places in `list` (Next Up in its
+    /// order), as pressing `J`/`K` that often would; nil when it stays.
+    static func place(moving id: TaskID, by offset: Int, in list: [TaskItem]) -> NextUpPlace? {
+        guard let from = list.firstIndex(where: { $0.id == id }) else { return nil }
+        let to = min(max(from + offset, 0), list.count - 1)
+        if to == from { return nil }
+        return to > from ? .after(list[to].id) : .before(list[to].id)
+    }
+
     static let editableFields: [TaskField] = [.title, .notes, .urgency, .importance, .duration, .category, .due]
 
     static func randomValue(for field: TaskField, using rng: inout SeededRandom) -> FieldValue {

@@ -1,0 +1,39 @@
+import NextUpCore
+
+/// Taskwarrior's date form in its JSON: `YYYYMMDDTHHMMSSZ`, always UTC.
+enum TaskwarriorDate {
+    /// Milliseconds since the epoch, or nil when `text` is not of that form
+    /// or not a real date and time.
+    static func parse(_ text: String) -> Int64? {
+        let b = Array(text.utf8)
+        guard b.count == 16, b[8] == UInt8(ascii: "T"), b[15] == UInt8(ascii: "Z") else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var n = 0
+            for i in from..<(from + count) {
+                guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }
+                n = n * 10 + Int(b[i] - 0x30)
+            }
+            return n
+        }
+        guard let year = number(0, 4), let month = number(4, 2), let day = number(6, 2),
+              let hour = number(9, 2), let minute = number(11, 2), let second = number(13, 2),
+              (1...12).contains(month), day >= 1, hour < 24, minute < 60, second < 60 else { return nil }
+        let days = CivilDate.days(year: year, month: month, day: day)
+        // A day past the month's end (Feb 30) comes back as another date.
+        guard CivilDate.civil(days: days) == (year, month, day) else { return nil }
+        return (days * 86_400 + Int64(hour * 3600 + minute * 60 + second)) * 1000
+    }
+
+    /// `YYYYMMDDTHHMMSSZ` for milliseconds since the epoch (sub-second part dropped).
+    static func format(_ millis: Int64) -> String {
+        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = Int(seconds - days * 86_400)
+        let (y, m, d) = CivilDate.civil(days: days)
+        func pad(_ n: Int, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return pad(y, 4) + pad(m, 2) + pad(d, 2) + "T" + pad(rest / 3600, 2) + pad(rest / 60 % 60, 2) + pad(rest % 60, 2) + "Z"
+    }
+}

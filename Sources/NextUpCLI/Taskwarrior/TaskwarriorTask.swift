@@ -1,0 +1,37 @@
+import NextUpCore
+
+/// One task as Taskwarrior's `task export` writes it (2.6 and 3.x), read but
+/// not yet mapped: the attributes nextup maps have typed slots, every other
+/// attribute (UDAs, `depends`, `recur`, `parent`, `wait`, `scheduled`, …) is
+/// kept as its JSON text, so that nothing is lost on the way back.
+/// Taskwarrior's computed `id` and `urgency` are not data and are dropped.
+struct TaskwarriorTask: Equatable, Sendable {
+    enum Status: String, Sendable, CaseIterable {
+        case pending, waiting, completed, deleted, recurring
+    }
+
+    struct Annotation: Equatable, Sendable {
+        /// Milliseconds since the epoch.
+        var entry: Int64
+        var description: String
+    }
+
+    var uuid: TaskID
+    var description: String
+    var status: Status
+    /// Milliseconds since the epoch.
+    var entry: Int64?
+    var modified: Int64?
+    var end: Int64?
+    var start: Int64?
+    var due: Int64?
+    var priority: String?
+    var project: String?
+    var tags: [String] = []
+    var annotations: [Annotation] = []
+    /// Every other attribute, by name, as compact JSON text.
+    var other: [String: String] = [:]
+
+    /// The attributes that are computed by Taskwarrior, not stored.
+    static let computed: Set<String> = ["id", "urgency"]
+}

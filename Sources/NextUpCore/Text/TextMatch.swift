@@ -1,0 +1,41 @@
+/// The one rule for matching text that a user types against task text: the
+/// TUI filter's words and `cat:`, the command line's `list --category`, the
+/// category cycle key. Both sides are case-folded (``fold(_:)``), then compared
+/// as UTF-8 bytes — which is exactly what the store's SQL does with the same
+/// fold registered as a function (`nextup_fold`), so a listing made by SQLite
+/// and one made in Swift always agree.
+public enum TextMatch {
+    /// Unicode full case folding: `Études`, `ÉTUDES` and `études` fold alike,
+    /// and so do `STRASSE` and `straße`, `ΣΊΣΥΦΟΣ` and `σίσυφος`. Computed as
+    /// the lowercase of the uppercase (which maps `ß` to `ss` and final `ς`
+    /// to `σ`, as case folding does); ASCII text takes a shortcut. Text
+    /// written in differently composed forms (`e` + combining accent against
+    /// `é`) is not made equal.
+    public static func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        return text.uppercased().lowercased()
+    }
+
+    /// Whether two texts are the same but for case.
+    public static func same(_ a: String, _ b: String) -> Bool {
+        fold(a).utf8.elementsEqual(fold(b).utf8)
+    }
+
+    /// Whether `text` contains `word`, ignoring case.
+    public static func contains(_ text: String, _ word: String) -> Bool {
+        folded(fold(text), contains: fold(word))
+    }
+
+    /// Whether already folded `text` contains already folded `word`, as UTF-8
+    /// bytes (SQLite's `instr` on the folded values).
+    public static func folded(_ text: String, contains word: String) -> Bool {
+        let t = Array(text.utf8), w = Array(word.utf8)
+        guard !w.isEmpty else { return true }
+        guard w.count <= t.count else { return false }
+        outer: for start in 0...(t.count - w.count) {
+            for i in 0..<w.count where t[start + i] != w[i] { continue outer }
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,75 @@
+import GRDB
+import NextUpCore
+
+/// The list rules of NextUpCore (``TaskOrdering``, ``BacklogScore``,
+/// ``TaskItem/isTBD``, ``TextMatch``) in SQL, so that SQLite can filter and
+/// order 100,000 tasks on its covering index instead of Swift decoding every
+/// row. Nothing here is a rule of its own: each fragment is generated from
+/// Core's definition (its constants, its field list, its fold function) or is
+/// the SQL spelling of a one-line Core rule named beside it, and
+/// `StoreListingTests` checks on random stores that every order and filter
+/// gives exactly Core's result.
+enum ListSQL {
+    /// ``TaskItem/isOpen``: neither done nor deleted. Spelled exactly as the
+    /// partial indexes' `WHERE`, so that SQLite uses them.
+    static let open = "deleted = 0 AND completed_at IS NULL"
+
+    /// ``TaskItem/isTBD``: some field of ``TaskField/triage`` unset (each
+    /// triage field's column carries the field's name).
+    static let tbd = "(" + TaskField.triage.map { "\($0.rawValue) IS NULL" }.joined(separator: " OR ") + ")"
+
+    /// ``TaskOrdering/nextUp(_:)``: by order key, then id (ids are canonical
+    /// lowercase text, so text order is ``TaskID``'s order).
+    static let nextUpOrder = "next_up, id"
+
+    /// `ORDER BY` terms for a backlog sort: ``TaskOrdering/sorted(_:by:nowMillis:)``,
+    /// ties by creation time, then id.
+    static func backlogOrder(_ sort: BacklogSort, nowMillis: Int64) -> String {
+        switch sort {
+        case .score: return "\(score(nowMillis: nowMillis)) DESC, created, id"
+        case .due: return "due IS NULL, due, created, id"
+        case .duration: return "duration IS NULL, duration, created, id"
+        case .created: return "created DESC, id"
+        }
+    }
+
+    /// ``BacklogScore/score(_:nowMillis:)`` as an SQL expression, built from
+    /// its constants, term by term in the same order, so the doubles come out
+    /// identical.
+    static func score(nowMillis: Int64) -> String {
+        typealias S = BacklogScore
+        func real(_ x: Double) -> String { x < 0 ? "(\(x))" : "\(x)" }
+        let now = "\(nowMillis).0", day = real(S.dayMillis)
+        let importance = "(CASE importance "
+            + Importance.allCases.map { "WHEN \($0.rawValue) THEN \(real(S.importanceTerm($0))) " }.joined()
+            + "ELSE \(real(S.importanceTerm(nil))) END)"
+        let urgent = "(CASE WHEN urgency = '\(Urgency.urgent.rawValue)' THEN \(real(S.urgentTerm)) ELSE 0.0 END)"
+        // `due` is `YYYY-MM-DD`; its epoch day is ``DueDate/epochDay``.
+        let overdue = "((\(now) - (CAST(julianday(due) - 2440587.5 AS INTEGER) * \(day))) / \(day))"
+        let ramp = "(\(overdue) - \(real(S.dueRampStartDays))) * \(real(S.dueRise)) / (\(real(S.dueRampEndDays)) - \(real(S.dueRampStartDays))) + \(real(S.dueFloor))"
+        let dueTerm = """
+            (CASE WHEN due IS NULL THEN 0.0 WHEN \(overdue) >= \(real(S.dueRampEndDays)) THEN (\(real(S.dueFloor)) + \(real(S.dueRise))) \
+            WHEN \(overdue) >= \(real(S.dueRampStartDays)) THEN \(ramp) ELSE \(real(S.dueFloor)) END)
+            """
+        let age = "min(max(0.0, (\(nowMillis) - created) / \(day)) / \(real(S.ageFullDays)), 1.0)"
+        return "(\(importance) + \(urgent) + \(real(S.dueCoefficient)) * \(dueTerm) + \(real(S.ageCoefficient)) * \(age))"
+    }
+
+    /// ``TextMatch/fold(_:)`` for SQL: `nextup_fold(x)`. Register it on the
+    /// connection (``registerFold(_:)``) before using the fragments below.
+    static let fold = DatabaseFunction("nextup_fold", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(TextMatch.fold)
+    }
+
+    static func registerFold(_ db: Database) { db.add(function: fold) }
+
+    /// ``TextMatch/same(_:_:)`` of the category and `name`: a condition and its argument.
+    static func category(is name: String) -> (String, StatementArguments) {
+        ("nextup_fold(category) = ?", [TextMatch.fold(name)])
+    }
+
+    /// ``TextMatch/contains(_:_:)`` of the title and `word`: a condition and its argument.
+    static func title(contains word: String) -> (String, StatementArguments) {
+        ("instr(nextup_fold(title), ?) > 0", [TextMatch.fold(word)])
+    }
+}

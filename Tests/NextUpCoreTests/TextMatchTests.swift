@@ -1,0 +1,31 @@
+import Testing
+@testable import NextUpCore
+
+/// ``TextMatch``: the one case-insensitive match of the CLI, the TUI and the store.
+@Suite struct TextMatchTests {
+    @Test func caseFoldingIsUnicodeAware() {
+        #expect(TextMatch.same("Études", "études"))
+        #expect(TextMatch.same("ÉTUDES", "études"))
+        #expect(!TextMatch.same("Etudes", "études"), "accents still count")
+        #expect(TextMatch.same("STRASSE", "straße"), "full folding: ß is ss")
+        #expect(TextMatch.same("ΣΊΣΥΦΟΣ", "σίσυφος"), "final sigma folds like sigma")
+        #expect(TextMatch.same("Deep Work", "deep work"))
+        #expect(!TextMatch.same("Deep Work", "deep  work"))
+    }
+
+    @Test func containsMatchesFoldedWords() {
+        #expect(TextMatch.contains("Über Straße 12", "STRASSE"))
+        #expect(TextMatch.contains("Buy MILK", "milk"))
+        #expect(TextMatch.contains("日本語のタスク", "本語"))
+        #expect(TextMatch.contains("anything", ""))
+        #expect(!TextMatch.contains("Buy milk", "bread"))
+        #expect(!TextMatch.contains("ab", "abc"))
+    }
+
+    @Test func foldIsStableAndASCIIIsJustLowercase() {
+        for text in ["Hello World", "Études", "STRASSE", "ǅemal", "İstanbul", "🎉 Party"] {
+            #expect(TextMatch.fold(TextMatch.fold(text)) == TextMatch.fold(text), "\(text)")
+        }
+        #expect(TextMatch.fold("Hello World") == "hello world")
+    }
+}
