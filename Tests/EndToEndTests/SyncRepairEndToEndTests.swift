@@ -292,6 +292,35 @@ import Testing
 
     // MARK: Smaller
 
+    @Test func syncWatchPrintsADamagedFileItSkips() throws {
+        try makeFolder("peer")
+        let a = nextup("a"), b = nextup("b")
+        _ = try a.run("add", "Good")
+        let log = scratch.path("peer/nextup-\(try replicaID(a)).log")
+        var bytes = [UInt8](try Data(contentsOf: log))
+        bytes[bytes.count - 30] = UInt8(ascii: "#")
+        try Data(bytes).write(to: log)
+        _ = try b.run("count")
+        let output = scratch.path("watch.out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let watcher = Process()
+        watcher.executableURL = NextupProcess.binary
+        watcher.arguments = ["sync", "--watch"]
+        watcher.environment = b.environment
+        watcher.standardOutput = try FileHandle(forWritingTo: output)
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+        defer { if watcher.isRunning { kill(watcher.processIdentifier, SIGKILL) } }
+        let printed = eventually(within: 30) {
+            ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("skipped: nextup-")
+        }
+        kill(watcher.processIdentifier, SIGTERM)
+        #expect(eventually(within: 15) { !watcher.isRunning })
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        #expect(printed, "\(text)")
+        #expect(text.contains("checksum mismatch"), "\(text)")
+    }
+
     @Test func aKilledRewritesTemporaryFileIsRemovedByItsWriterAtOnce() throws {
         try makeFolder("peer")
         let a = nextup("a")

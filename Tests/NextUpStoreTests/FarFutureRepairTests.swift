@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NextUpCore
 import Testing
 @testable import NextUpStore
@@ -54,5 +55,16 @@ import Testing
         _ = try store.importTasks([json])
         let task = try #require(try store.allTasks().first)
         #expect(task.versions.values.allSatisfy { !HybridClock.isBeyondSaneFuture($0.timestamp, now: SystemClock().nowMillis()) })
+    }
+}
+
+@Suite struct StoreErrorTests {
+    /// A full disk names the store's folder (issue 10: a first sync failed
+    /// with "database or disk is full" and no path).
+    @Test func aFullDiskNamesTheStoreFolder() {
+        let error = TaskStore.storeError(DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full"),
+                                         path: "/data/nextup/nextup.sqlite", folder: "/data/nextup")
+        #expect(error == .notWritable(path: "/data/nextup", reason: "the disk is full; free some space and try again"))
+        #expect(error.description.contains("/data/nextup"))
     }
 }

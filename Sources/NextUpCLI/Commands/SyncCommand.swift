@@ -3,6 +3,7 @@ import Foundation
 import NextUpCore
 import NextUpStore
 import NextUpSync
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -77,9 +78,11 @@ struct SyncCommand: ParsableCommand {
     }
 }
 
-/// Prints one line per background cycle that did something, and errors once.
+/// Prints one line per background cycle that did something, and errors once;
+/// each notice (a file skipped as damaged, a repair) once.
 private final class WatchPrinter: Sendable {
     let engine: SyncEngine
+    private let printed = Mutex<Set<String>>([])
     init(engine: SyncEngine) { self.engine = engine }
 
     func cycleEnded() {
@@ -90,6 +93,7 @@ private final class WatchPrinter: Sendable {
             let time = ISO8601DateFormatter().string(from: Date())
             print("\(time) synced: \(status.peersSeen) peer\(status.peersSeen == 1 ? "" : "s"), \(status.pendingLocalChanges) local change\(status.pendingLocalChanges == 1 ? "" : "s") pending")
             if let skew = status.skewWarning { print("warning: \(skew)") }
+            for notice in status.notices where printed.withLock({ $0.insert(notice).inserted }) { print(notice) }
         }
         fflush(nil)
     }

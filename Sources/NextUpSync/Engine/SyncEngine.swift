@@ -184,6 +184,7 @@ public final class SyncEngine: Sendable {
                 s.status.lastError = nil
                 s.status.pendingLocalChanges = pending
                 if readsPeers { s.status.peersSeen = report.peers.count }
+                s.status.notices = report.notices
                 if let (file, ahead) = report.clockSkew.max(by: { $0.value < $1.value }) {
                     s.status.skewWarning = "\(file) holds changes \(SyncReport.duration(ahead)) ahead of this machine's clock"
                 } else if fullCycle {
