@@ -22,22 +22,19 @@ import Testing
     }
 
     @Test func restoresCorruptionOversizedValuesAndFarFutureVersionsOverOneSharedFolder() throws {
-        var failures: [String] = []
-        for n in 0..<Self.scheduleCount {
-            if let only = ProcessInfo.processInfo.environment["NEXTUP_SEED"].flatMap(UInt64.init), only != 0xDA3A_0000 + UInt64(n) { continue }
-            let problems = try runSchedule(seed: 0xDA3A_0000 + UInt64(n), shared: true)
-            if !problems.isEmpty { failures.append("seed \(0xDA3A_0000 + UInt64(n)): " + problems.prefix(4).joined(separator: "; ")) }
-            if failures.count >= 3 { break }
-        }
-        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+        try runSchedules(firstSeed: 0xDA3A_0000, shared: true)
     }
 
     @Test func restoresCorruptionOversizedValuesAndFarFutureVersionsWithLatePropagation() throws {
+        try runSchedules(firstSeed: 0xBAC0_0000, shared: false)
+    }
+
+    private func runSchedules(firstSeed: UInt64, shared: Bool) throws {
+        let only = ProcessInfo.processInfo.environment["NEXTUP_SEED"].flatMap(UInt64.init)
         var failures: [String] = []
-        for n in 0..<Self.scheduleCount {
-            if let only = ProcessInfo.processInfo.environment["NEXTUP_SEED"].flatMap(UInt64.init), only != 0xBAC0_0000 + UInt64(n) { continue }
-            let problems = try runSchedule(seed: 0xBAC0_0000 + UInt64(n), shared: false)
-            if !problems.isEmpty { failures.append("seed \(0xBAC0_0000 + UInt64(n)): " + problems.prefix(4).joined(separator: "; ")) }
+        for seed in firstSeed..<(firstSeed + UInt64(Self.scheduleCount)) where only == nil || only == seed {
+            let problems = try runSchedule(seed: seed, shared: shared)
+            if !problems.isEmpty { failures.append("seed \(seed): " + problems.prefix(4).joined(separator: "; ")) }
             if failures.count >= 3 { break }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
