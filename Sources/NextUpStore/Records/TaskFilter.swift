@@ -22,9 +22,12 @@ public struct TaskFilter: Sendable, Equatable {
     public var scope: Scope
     /// Only tasks in this category (case-insensitive), when set.
     public var category: String?
+    /// Only tasks with this tag (case-insensitive), when set.
+    public var tag: String?
 
-    public init(scope: Scope = .open, category: String? = nil) {
+    public init(scope: Scope = .open, category: String? = nil, tag: String? = nil) {
         self.scope = scope
         self.category = category
+        self.tag = tag
     }
 }
