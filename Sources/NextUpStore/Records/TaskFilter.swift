@@ -20,7 +20,8 @@ public struct TaskFilter: Sendable, Equatable {
     }
 
     public var scope: Scope
-    /// Only tasks in this category (case-insensitive), when set.
+    /// Only tasks in this category, when set; matched by ``TextMatch`` (Unicode
+    /// case folding), as the TUI's `cat:` filter matches.
     public var category: String?
     /// Only tasks with this tag (case-insensitive), when set.
     public var tag: String?
