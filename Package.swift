@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "NextUpTUITests", dependencies: ["NextUpTUI", "NextUpStore", "NextUpCore", "NextUpTestSupport"]),
         .testTarget(
             name: "NextUpCLITests",
-            dependencies: ["NextUpCLI", "NextUpStore", "NextUpCore"]
+            dependencies: ["NextUpCLI", "NextUpSync", "NextUpStore", "NextUpCore"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["NextUpCore", "NextUpStore", "NextUpSync"]),
     ]

@@ -20,8 +20,9 @@ import Testing
         let edit = try #require(try NextUpCommand.parseAsRoot(["edit", "abcd", "--urgency", "none", "--importance", "2",
                                                                "--duration", "NONE", "--notes", "none", "--no-next"]) as? EditCommand)
         let fields = try edit.requestedFields()
-        #expect(fields.map(\.0) == [.urgency, .importance, .duration, .notes])
-        #expect(fields[0].1 == .null && fields[1].1 == .int(2) && fields[2].1 == .null && fields[3].1 == .string(""))
+        // In field-table order.
+        #expect(fields.map(\.0) == [.notes, .urgency, .importance, .duration])
+        #expect(fields[0].1 == .string("") && fields[1].1 == .null && fields[2].1 == .int(2) && fields[3].1 == .null)
         #expect(edit.next == false)
     }
 

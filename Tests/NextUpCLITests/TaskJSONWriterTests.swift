@@ -27,10 +27,15 @@ import Testing
         full.urgency = "urgent"; full.importance = 3; full.duration = 90; full.category = "Deep/Work"
         full.due = "2026-12-24"; full.done = true; full.nextUp = false; full.deleted = true
         full.completedAt = "2026-01-02T03:04:05.678Z"; full.source = "taskwarrior"; full.externalID = "x\"y"
+        full.tags = ["Work", "é/\"", "日本"]
+        full.extra = ["x-priority-z": .int(3), "x-note": .string("a/\"b"), "x-flag": .bool(true), "x-gone": .null]
+        var oneEach = TaskJSON(TaskItem(id: TaskID("00000000-0000-4000-8000-000000000003")!))
+        oneEach.tags = ["solo"]
+        oneEach.extra = ["x": .int(1)]
         var bare = TaskJSON(TaskItem(id: TaskID("00000000-0000-4000-8000-000000000002")!))
         bare.id = nil; bare.created = nil; bare.modified = nil; bare.done = nil; bare.nextUp = nil; bare.deleted = nil
         bare.title = "bare"
-        return [full, bare]
+        return [full, bare, oneEach]
     }
 
     @Test(arguments: [true, false]) func arraysMatchFoundation(pretty: Bool) throws {

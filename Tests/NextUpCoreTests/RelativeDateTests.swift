@@ -39,7 +39,11 @@ import Testing
         #expect(try parse("1y", today: leap) == "2025-02-28")
     }
 
-    @Test(arguments: ["soon", "+d", "3x", "-3d", "monday2", "999999d", "2026-02-30", ""])
+    @Test func aMistypedAbsoluteDateSaysSo() {
+        #expect(throws: TaskInputError("due date '2026-02-30' is not a real date")) { try DueDate.parse("2026-02-30", today: Self.monday) }
+    }
+
+    @Test(arguments: ["soon", "+d", "3x", "-3d", "monday2", "999999d", ""])
     func otherWordsAreRefusedNamingTheForms(text: String) {
         #expect(throws: TaskInputError("due date '\(text)' is not one of: \(DueDate.relativeForms)")) {
             try DueDate.parse(text, today: Self.monday)

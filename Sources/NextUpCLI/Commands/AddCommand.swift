@@ -11,19 +11,22 @@ struct AddCommand: ParsableCommand {
     @Option(help: "1 (low), 2 (medium) or 3 (high).") var importance: String?
     @Option(help: "30m, 1h, 1h30m, 90 (minutes).") var duration: String?
     @Option(help: "A category name.") var category: String?
-    @Option(help: "YYYY-MM-DD.") var due: String?
+    @Option(help: "YYYY-MM-DD, today, tomorrow, monday, eow, eom, +3d, 2w …") var due: String?
     @Option(help: "Free text.") var notes: String?
+    @Option(name: .customLong("tag"), help: ArgumentHelp("A tag (repeatable).", valueName: "name")) var tags: [String] = []
     @Flag(help: "Put the task at the bottom of Next Up.") var next = false
     @Flag(help: "Print the new task as JSON.") var json = false
 
+    /// The field options by their field-table names.
+    var given: [String: String] {
+        ["urgency": urgency, "importance": importance, "duration": duration, "category": category,
+         "due": due, "notes": notes].compactMapValues { $0 }
+    }
+
     func run() throws {
         var draft = try TaskDraft(title: title.joined(separator: " "))
-        draft.urgency = try urgency.map(Urgency.parse)
-        draft.importance = try importance.map(Importance.parse)
-        draft.duration = try duration.map(TaskDuration.parse)
-        draft.category = try category.map(TaskText.category)
-        draft.due = try due.map(DueDate.parse)
-        draft.notes = try notes.map(TaskText.notes) ?? ""
+        for (field, value) in try FieldOptions.values(given) where value != .null { draft.values[field] = value }
+        draft.tags = try FieldOptions.tags(tags)
         draft.nextUp = next
         let context = try CommandContext.open(global)
         let task = try context.store.add(draft)

@@ -16,8 +16,10 @@ struct EditCommand: ParsableCommand {
     @Option(help: "1, 2, 3 or none.") var importance: String?
     @Option(help: "30m, 1h, 1h30m, 90 or none.") var duration: String?
     @Option(help: "A category name or none.") var category: String?
-    @Option(help: "YYYY-MM-DD or none.") var due: String?
+    @Option(help: "YYYY-MM-DD, today, tomorrow, monday, eow, eom, +3d, 2w … or none.") var due: String?
     @Option(help: "Free text or none.") var notes: String?
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Add a tag (repeatable).", valueName: "name")) var tags: [String] = []
+    @Option(name: .customLong("untag"), help: ArgumentHelp("Remove a tag (repeatable).", valueName: "name")) var untags: [String] = []
     @Flag(inversion: .prefixedNo, help: "Move into (--next) or out of (--no-next) Next Up.") var next: Bool?
     @Option(help: ArgumentHelp("Move the task, in Next Up, to just before this one (an id or a unique prefix).", valueName: "id"))
     var before: String?
@@ -33,34 +35,31 @@ struct EditCommand: ParsableCommand {
         }
     }
 
-    /// `none` (any case) means unset.
-    static func clearing(_ text: String, _ parse: (String) throws -> FieldValue) rethrows -> FieldValue {
-        text.trimmingCharacters(in: .whitespaces).lowercased() == "none" ? .null : try parse(text)
+    /// The field options by their field-table names.
+    var given: [String: String] {
+        ["title": title, "urgency": urgency, "importance": importance, "duration": duration, "category": category,
+         "due": due, "notes": notes].compactMapValues { $0 }
     }
 
-    /// The field values asked for, validated, in a fixed order.
-    func requestedFields() throws -> [(TaskField, FieldValue)] {
-        var f: [(TaskField, FieldValue)] = []
-        if let title { f.append((.title, .string(try TaskText.title(title)))) }
-        if let urgency { f.append((.urgency, try Self.clearing(urgency) { .string(try Urgency.parse($0).rawValue) })) }
-        if let importance { f.append((.importance, try Self.clearing(importance) { .int(Int64(try Importance.parse($0).rawValue)) })) }
-        if let duration { f.append((.duration, try Self.clearing(duration) { .int(Int64(try TaskDuration.parse($0).minutes)) })) }
-        if let category { f.append((.category, try Self.clearing(category) { .string(try TaskText.category($0)) })) }
-        if let due { f.append((.due, try Self.clearing(due) { .string(try DueDate.parse($0).description) })) }
-        if let notes {
-            let cleared = notes.trimmingCharacters(in: .whitespaces).lowercased() == "none"
-            f.append((.notes, .string(cleared ? "" : try TaskText.notes(notes))))
+    /// The field values asked for, validated, in field-table order, then the tags.
+    func requestedFields(current: TaskItem? = nil) throws -> [(TaskField, FieldValue)] {
+        var f = try FieldOptions.values(given)
+        let added = try FieldOptions.tags(tags), removed = try FieldOptions.tags(untags)
+        for name in added { f.append((.tag(current?.tags.first { TextMatch.same($0, name) } ?? name), .bool(true))) }
+        for name in removed {
+            // Removing writes the register of the tag as the task has it.
+            for tag in current?.tags.filter({ TextMatch.same($0, name) }) ?? [name] { f.append((.tag(tag), .bool(false))) }
         }
         return f
     }
 
     func run() throws {
-        let fields = try requestedFields()
-        guard !fields.isEmpty || next != nil || before != nil || after != nil else {
-            throw CLIError("edit: say what to change (--title, --urgency, --importance, --duration, --category, --due, --notes, --next/--no-next, --before/--after)")
+        guard try !requestedFields().isEmpty || next != nil || before != nil || after != nil else {
+            throw CLIError("edit: say what to change (--title, --urgency, --importance, --duration, --category, --due, --notes, --tag/--untag, --next/--no-next, --before/--after)")
         }
         let context = try CommandContext.open(global)
         let task = try context.store.resolve(id)
+        let fields = try requestedFields(current: task)
         var place: NextUpPlace?
         if let before { place = .before(try context.store.resolve(before).id) }
         if let after { place = .after(try context.store.resolve(after).id) }
@@ -69,6 +68,7 @@ struct EditCommand: ParsableCommand {
         if result.isChange {
             context.didChangeTasks()
             let names = result.changes.map { change in
+                if let tag = change.field.tagName { return (change.value == .bool(true) ? "+" : "-") + Sanitizer.visible(tag) }
                 guard change.field == .nextUp else { return change.field.rawValue }
                 if place != nil { return "moved in Next Up" }
                 return result.task.isNextUp ? "moved to Next Up" : "moved to Backlog"

@@ -11,6 +11,7 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Deleted tasks.") var deleted = false
     @Flag(help: "Open tasks with an unset urgency, importance, duration or category.") var tbd = false
     @Option(help: "Only tasks in this category.") var category: String?
+    @Option(help: "Only tasks with this tag.") var tag: String?
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
@@ -22,7 +23,7 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let scope: TaskFilter.Scope = all ? .all : done ? .done : deleted ? .deleted : tbd ? .tbd : .open
         let context = try CommandContext.open(global)
-        let tasks = try context.store.tasks(TaskFilter(scope: scope, category: category))
+        let tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag)))
         if json { print(try JSONOutput.string(tasks)); return }
         if tasks.isEmpty { print("no tasks"); return }
         TaskTable.render(tasks, width: Terminal.width()).forEach { print($0) }

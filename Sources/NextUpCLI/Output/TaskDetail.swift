@@ -11,6 +11,7 @@ enum TaskDetail {
             ("duration", t.duration?.description ?? "?"),
             ("category", t.category.map(Sanitizer.visible) ?? "?"),
             ("due", t.due?.description ?? "-"),
+            ("tags", t.tags.isEmpty ? "-" : t.tags.map { "+" + Sanitizer.visible($0) }.joined(separator: " ")),
             ("list", t.deleted ? "deleted" : t.isDone ? "done" : t.isNextUp ? "Next Up" : "Backlog"),
         ]
         if let c = t.completedAt { lines.append(("completed", Timestamps.rfc3339(c))) }
@@ -19,6 +20,11 @@ enum TaskDetail {
         if let s = t.source { lines.append(("source", Sanitizer.visible(s))) }
         if let e = t.externalID { lines.append(("external id", Sanitizer.visible(e))) }
         var out = lines.map { TerminalWidth.fit($0.0 + ":", to: 12) + $0.1 }
+        let opaque = t.extra.filter { $0.key.tagName == nil }.sorted { $0.key < $1.key }
+        if !opaque.isEmpty {
+            out.append("other fields (kept for other tools and newer nextup):")
+            out += opaque.map { "  \(Sanitizer.visible($0.key.rawValue)): \(Sanitizer.visible($0.value.description))" }
+        }
         if !t.notes.isEmpty {
             out.append("notes:")
             out += t.notes.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + Sanitizer.visible(String($0)) }

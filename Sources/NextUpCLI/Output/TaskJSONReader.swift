@@ -38,8 +38,26 @@ enum TaskJSONReader {
     private static let keys: [String: Int] = [
         "id": 0, "title": 1, "notes": 2, "urgency": 3, "importance": 4, "duration": 5, "category": 6, "due": 7,
         "done": 8, "next_up": 9, "deleted": 10, "created": 11, "modified": 12, "completed_at": 13, "source": 14,
-        "external_id": 15,
+        "external_id": 15, "tags": 16,
     ]
+    /// The JSON keys this reader reads on bytes (anything else goes to JSONDecoder), for the field-table test.
+    static var readKeys: Set<String> { Set(keys.keys) }
+
+    /// `[ "…", … ]`, or nil.
+    private static func readStrings(_ reader: inout JSONByteReader) -> [String]? {
+        guard reader.take("[") else { return nil }
+        var out: [String] = []
+        reader.skipWhitespace()
+        if reader.take("]") { return out }
+        while true {
+            reader.skipWhitespace()
+            guard let s = reader.string() else { return nil }
+            out.append(s)
+            reader.skipWhitespace()
+            if reader.take(",") { continue }
+            return reader.take("]") ? out : nil
+        }
+    }
 
     private static func readTask(_ reader: inout JSONByteReader) -> TaskJSON? {
         guard reader.take("{") else { return nil }
@@ -54,6 +72,14 @@ enum TaskJSONReader {
             reader.skipWhitespace()
             guard reader.take(":") else { return nil }
             reader.skipWhitespace()
+            if key == 16 {
+                guard let tags = readStrings(&reader) else { return nil }
+                task.tags = tags
+                reader.skipWhitespace()
+                if reader.take(",") { continue }
+                guard reader.take("}") else { return nil }
+                return seen & (1 << 1) != 0 ? task : nil
+            }
             guard let value = reader.value() else { return nil }
             switch key {
             case 1:

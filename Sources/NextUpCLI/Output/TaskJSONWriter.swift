@@ -36,9 +36,11 @@ enum TaskJSONWriter {
 
     /// The keys, in the order `.sortedKeys` sorts them, quoted.
     private static let keys: [[UInt8]] = [
-        "category", "completed_at", "created", "deleted", "done", "due", "duration", "external_id", "id",
-        "importance", "modified", "next_up", "notes", "source", "title", "urgency",
+        "category", "completed_at", "created", "deleted", "done", "due", "duration", "external_id", "extra", "id",
+        "importance", "modified", "next_up", "notes", "source", "tags", "title", "urgency",
     ].map { Array("\"\($0)\"".utf8) }
+    /// The JSON keys this writer writes, for the field-table test.
+    static let writtenKeys: Set<String> = Set(keys.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) })
     private static let null = Array("null".utf8), yes = Array("true".utf8), no = Array("false".utf8)
 
     /// One object whose `{` sits at column `indent` (nil: compact).
@@ -70,11 +72,44 @@ enum TaskJSONWriter {
             key()
             out.append(contentsOf: b ? yes : no)
         }
+        /// Newline and indentation for an element `depth` levels inside the object.
+        func newline(_ depth: Int) {
+            guard let indent else { return }
+            out.append(UInt8(ascii: "\n"))
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent + 2 * depth))
+        }
+        func extra(_ values: [String: FieldValue]?) {
+            guard let values else { field += 1; return }
+            key()
+            out.append(UInt8(ascii: "{"))
+            if values.isEmpty && indent != nil { out.append(UInt8(ascii: "\n")); newline(1) }
+            for (i, (name, value)) in values.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(2)
+                JSONBytes.appendString(name, to: &out, escapingSlashes: false)
+                out.append(contentsOf: indent == nil ? [UInt8(ascii: ":")] : [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
+                JSONBytes.appendValue(value, to: &out, escapingSlashes: false)
+            }
+            if !values.isEmpty { newline(1) }
+            out.append(UInt8(ascii: "}"))
+        }
+        func strings(_ list: [String]) {
+            key()
+            out.append(UInt8(ascii: "["))
+            if list.isEmpty && indent != nil { out.append(UInt8(ascii: "\n")); newline(1) }
+            for (i, s) in list.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                newline(2)
+                JSONBytes.appendString(s, to: &out, escapingSlashes: false)
+            }
+            if !list.isEmpty { newline(1) }
+            out.append(UInt8(ascii: "]"))
+        }
         out.append(UInt8(ascii: "{"))
         string(t.category); string(t.completedAt); string(t.created); bool(t.deleted ?? false)
-        bool(t.done ?? false); string(t.due); int(t.duration); string(t.externalID); string(t.id)
+        bool(t.done ?? false); string(t.due); int(t.duration); string(t.externalID); extra(t.extra); string(t.id)
         int(t.importance); string(t.modified); bool(t.nextUp ?? false); string(t.notes)
-        string(t.source); string(t.title); string(t.urgency)
+        string(t.source); strings(t.tags ?? []); string(t.title); string(t.urgency)
         if let indent {
             out.append(UInt8(ascii: "\n"))
             out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))

@@ -17,7 +17,7 @@ extension DueDate {
     /// Case does not matter. Throws a one-line ``TaskInputError`` naming the forms.
     public static func parse(_ text: String, today: DueDate) throws -> DueDate {
         let t = text.trimmingWhitespace().lowercased()
-        if let absolute = try? parse(t) { return absolute }
+        if t.first?.isASCIIDigitChar == true && t.contains("-") { return try parse(t) }
         func days(_ n: Int64) -> DueDate { DueDate(epochDay: today.epochDay + n) }
         switch t {
         case "today": return today

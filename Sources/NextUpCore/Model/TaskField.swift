@@ -1,50 +1,119 @@
-/// Every field of a task that can change, each with its own version.
+/// The name of one register of a task: a field that can change, with its own
+/// version (DESIGN.md §2).
 ///
-/// The raw values are the field names used in the peer-folder log and in the
-/// store's version map; they never change once released.
-public enum TaskField: String, CaseIterable, Sendable, Codable, Comparable {
-    case title
-    case notes
-    case urgency
-    case importance
-    case duration
-    case category
-    case due
+/// Three kinds of names:
+/// - the **known fields** of this build (``known``), each declared once in the
+///   field table (``FieldSpec``) with its JSON key, store column, validation
+///   and how it reads and writes a ``TaskItem``;
+/// - **tag elements**, `tag:<name>`: one register per tag of the set-valued
+///   `tags` field, holding `true` (present) or `false` (removed), so that
+///   concurrent additions on two replicas all survive and a removal wins only
+///   over what it saw;
+/// - **opaque fields**: any other well-formed name, written by a newer nextup
+///   (or kept from an import), stored, merged and passed on with its version,
+///   never dropped.
+///
+/// The names are the field names of the peer-folder log and of the store's
+/// version map; they never change once released.
+public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
+    public let rawValue: String
+
+    /// A register name: 1…200 bytes of UTF-8 with no control character, no
+    /// white space and no comma (the store's version map separates entries
+    /// with commas). Nil for anything else.
+    public init?(rawValue: String) {
+        guard Self.isWellFormed(rawValue) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(known: String) { rawValue = known }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let field = TaskField(rawValue: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a field name"))
+        }
+        self = field
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+
+    public var description: String { rawValue }
+
+    public static let title = TaskField(known: "title")
+    public static let notes = TaskField(known: "notes")
+    public static let urgency = TaskField(known: "urgency")
+    public static let importance = TaskField(known: "importance")
+    public static let duration = TaskField(known: "duration")
+    public static let category = TaskField(known: "category")
+    public static let due = TaskField(known: "due")
     /// The completion time in milliseconds, or null when not done.
-    case done
+    public static let done = TaskField(known: "done")
     /// The Next Up order key, or null when the task is in the Backlog.
-    case nextUp = "next_up"
-    case deleted
-    case created
-    case source
-    case externalID = "external_id"
+    public static let nextUp = TaskField(known: "next_up")
+    public static let deleted = TaskField(known: "deleted")
+    public static let created = TaskField(known: "created")
+    public static let source = TaskField(known: "source")
+    public static let externalID = TaskField(known: "external_id")
+
+    /// The known fields, in the order of the field table.
+    public static var known: [TaskField] { FieldSpec.table.map(\.field) }
 
     /// The fields that make a task TBD while any is unset.
-    public static let triage: [TaskField] = [.urgency, .importance, .duration, .category]
+    public static var triage: [TaskField] { FieldSpec.table.filter(\.triage).map(\.field) }
 
-    /// Whether `value` is a well-formed value for this field. Values failing this
-    /// (from a damaged or hostile log) are never merged.
+    /// This field's entry in the field table, or nil for a tag element or an
+    /// opaque field.
+    public var spec: FieldSpec? { FieldSpec.byField[self] }
+    public var isKnown: Bool { spec != nil }
+
+    /// The prefix of tag-element registers.
+    public static let tagPrefix = "tag:"
+
+    /// The register of one tag (the name as given: see ``TaskText/tag(_:)``).
+    public static func tag(_ name: String) -> TaskField { TaskField(known: tagPrefix + name) }
+
+    /// The tag's name when this is a tag-element register.
+    public var tagName: String? {
+        rawValue.hasPrefix(Self.tagPrefix) && rawValue.utf8.count > Self.tagPrefix.utf8.count
+            ? String(rawValue.dropFirst(Self.tagPrefix.count)) : nil
+    }
+
+    /// The largest opaque value accepted, in bytes of its text (it must fit a log line).
+    public static let maxOpaqueBytes = 64 * 1024
+
+    /// Whether `value` is a well-formed value for this register. Values
+    /// failing this (from a damaged or hostile log) are never merged.
     public func accepts(_ value: FieldValue) -> Bool {
-        switch (self, value) {
-        case (.title, .string(let s)): return !s.isEmpty && TaskText.fits(s, characters: TaskText.maxTitleLength, bytes: TaskText.maxTitleBytes)
-        case (.notes, .string(let s)): return TaskText.fits(s, characters: TaskText.maxNotesLength, bytes: TaskText.maxNotesBytes)
-        case (.urgency, .null), (.importance, .null), (.duration, .null), (.category, .null),
-             (.due, .null), (.done, .null), (.nextUp, .null), (.source, .null), (.externalID, .null):
-            return true
-        case (.urgency, .string(let s)): return Urgency(rawValue: s) != nil
-        case (.importance, .int(let n)): return Importance(rawValue: Int(n)) != nil
-        case (.duration, .int(let n)): return TaskDuration.range.contains(Int(n))
-        case (.category, .string(let s)): return !s.isEmpty && TaskText.fits(s, characters: TaskText.maxCategoryLength, bytes: TaskText.maxCategoryBytes)
-        case (.due, .string(let s)): return (try? DueDate.parse(s))?.description == s
-        case (.done, .int(let n)), (.created, .int(let n)): return n >= 0
-        case (.nextUp, .string(let s)): return OrderKey.isValid(s)
-        case (.deleted, .bool): return true
-        case (.source, .string(let s)), (.externalID, .string(let s)): return TaskText.fits(s, characters: TaskText.maxLabelLength, bytes: TaskText.maxLabelBytes)
-        default: return false
+        if let spec { return spec.accepts(value) }
+        if tagName != nil {
+            if case .bool = value { return true }
+            return false
+        }
+        if case .string(let s) = value { return s.utf8.count <= Self.maxOpaqueBytes }
+        return true
+    }
+
+    /// Known fields in table order, then every other register by name.
+    public static func < (lhs: TaskField, rhs: TaskField) -> Bool {
+        switch (FieldSpec.order[lhs], FieldSpec.order[rhs]) {
+        case let (l?, r?): return l < r
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (nil, nil): return lhs.rawValue < rhs.rawValue
         }
     }
 
-    public static func < (lhs: TaskField, rhs: TaskField) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    static func isWellFormed(_ name: String) -> Bool {
+        let bytes = name.utf8
+        guard !bytes.isEmpty, bytes.count <= 200 else { return false }
+        for scalar in name.unicodeScalars {
+            if scalar.value < 0x21 || scalar.value == 0x7F || scalar == "," { return false }
+            if scalar.properties.isWhitespace { return false }
+        }
+        return true
     }
 }

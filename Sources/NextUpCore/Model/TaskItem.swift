@@ -37,23 +37,27 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
     /// The newest field version's timestamp (DESIGN.md §2: `modified`).
     public var modified: HybridTimestamp { versions.values.map(\.timestamp).max() ?? .zero }
 
-    /// The value of `field` in its wire shape.
+    /// The values of the registers that are not known fields: tag elements
+    /// (`tag:<name>` → present or not) and opaque fields.
+    public var extra: [TaskField: FieldValue] = [:]
+
+    /// The tags present, sorted (case-insensitively, then exactly).
+    public var tags: [String] {
+        extra.compactMap { field, value in value == .bool(true) ? field.tagName : nil }
+            .sorted { let a = $0.lowercased(), b = $1.lowercased(); return a != b ? a < b : $0 < $1 }
+    }
+
+    /// Whether the tag is present (matched case-insensitively).
+    public func hasTag(_ name: String) -> Bool {
+        let folded = TextMatch.fold(name)
+        return tags.contains { TextMatch.fold($0) == folded }
+    }
+
+    /// The value of `field` in its wire shape (from the field table for known
+    /// fields; unset registers read as null).
     public func value(of field: TaskField) -> FieldValue {
-        switch field {
-        case .title: return .string(title)
-        case .notes: return .string(notes)
-        case .urgency: return urgency.map { .string($0.rawValue) } ?? .null
-        case .importance: return importance.map { .int(Int64($0.rawValue)) } ?? .null
-        case .duration: return duration.map { .int(Int64($0.minutes)) } ?? .null
-        case .category: return category.map { .string($0) } ?? .null
-        case .due: return due.map { .string($0.description) } ?? .null
-        case .done: return completedAt.map { .int($0) } ?? .null
-        case .nextUp: return nextUpPosition.map { .string($0) } ?? .null
-        case .deleted: return .bool(deleted)
-        case .created: return .int(created)
-        case .source: return source.map { .string($0) } ?? .null
-        case .externalID: return externalID.map { .string($0) } ?? .null
-        }
+        if let spec = field.spec { return spec.get(self) }
+        return extra[field] ?? (field.tagName != nil ? .bool(false) : .null)
     }
 
     /// Sets `field` from its wire shape. Returns false, changing nothing, when
@@ -61,21 +65,7 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
     @discardableResult
     public mutating func set(_ field: TaskField, to value: FieldValue) -> Bool {
         guard field.accepts(value) else { return false }
-        switch field {
-        case .title: title = value.stringValue ?? ""
-        case .notes: notes = value.stringValue ?? ""
-        case .urgency: urgency = value.stringValue.flatMap(Urgency.init(rawValue:))
-        case .importance: importance = value.intValue.flatMap { Importance(rawValue: Int($0)) }
-        case .duration: duration = value.intValue.flatMap { try? TaskDuration(minutes: Int($0)) }
-        case .category: category = value.stringValue
-        case .due: due = value.stringValue.flatMap { try? DueDate.parse($0) }
-        case .done: completedAt = value.intValue
-        case .nextUp: nextUpPosition = value.stringValue
-        case .deleted: if case .bool(let b) = value { deleted = b }
-        case .created: created = value.intValue ?? 0
-        case .source: source = value.stringValue
-        case .externalID: externalID = value.stringValue
-        }
+        if let spec = field.spec { spec.set(&self, value) } else { extra[field] = value }
         return true
     }
 

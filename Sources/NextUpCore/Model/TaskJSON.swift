@@ -1,8 +1,11 @@
 /// The JSON task object of DESIGN.md §4, used by `--json`, `export` and
 /// `import`: `id, title, notes, urgency, importance, duration, category, due,
-/// done, next_up, deleted, created, modified, completed_at` (plus `source` and
-/// `external_id`). Timestamps are RFC 3339, `due` is `YYYY-MM-DD`, `duration`
-/// is minutes, and unset is `null`.
+/// done, next_up, deleted, created, modified, completed_at` (plus `source`,
+/// `external_id` and `tags`, and `extra` when the task has opaque fields).
+/// Timestamps are RFC 3339, `due` is `YYYY-MM-DD`, `duration` is minutes,
+/// `tags` a sorted array, and unset is `null`. The keys are the field table's
+/// JSON keys (``FieldSpec/jsonKey``) plus the derived `id`, `done`,
+/// `modified` and `tags`; a test walks the table against them.
 public struct TaskJSON: Codable, Equatable, Sendable {
     public var id: String?
     public var title: String
@@ -20,12 +23,18 @@ public struct TaskJSON: Codable, Equatable, Sendable {
     public var completedAt: String?
     public var source: String?
     public var externalID: String?
+    /// The tags; nil (or absent) leaves a task's tags as they are on import.
+    public var tags: [String]?
+    /// Registers that are not known fields (tag elements aside): written by a
+    /// newer nextup, or kept from an import; passed on unchanged.
+    public var extra: [String: FieldValue]?
 
     enum CodingKeys: String, CodingKey {
         case id, title, notes, urgency, importance, duration, category, due, done
         case nextUp = "next_up", deleted, created, modified
         case completedAt = "completed_at", source
         case externalID = "external_id"
+        case tags, extra
     }
 
     /// A task object with only a title (every other key absent).
@@ -50,6 +59,9 @@ public struct TaskJSON: Codable, Equatable, Sendable {
         completedAt = t.completedAt.map(Timestamps.rfc3339)
         source = t.source
         externalID = t.externalID
+        tags = t.tags
+        let opaque = t.extra.filter { $0.key.tagName == nil }
+        extra = opaque.isEmpty ? nil : Dictionary(uniqueKeysWithValues: opaque.map { ($0.key.rawValue, $0.value) })
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -70,5 +82,7 @@ public struct TaskJSON: Codable, Equatable, Sendable {
         try c.encode(completedAt, forKey: .completedAt)
         try c.encode(source, forKey: .source)
         try c.encode(externalID, forKey: .externalID)
+        try c.encode(tags ?? [], forKey: .tags)
+        try c.encodeIfPresent(extra, forKey: .extra)
     }
 }

@@ -16,7 +16,7 @@ enum ListSQL {
 
     /// ``TaskItem/isTBD``: some field of ``TaskField/triage`` unset (each
     /// triage field's column carries the field's name).
-    static let tbd = "(" + TaskField.triage.map { "\($0.rawValue) IS NULL" }.joined(separator: " OR ") + ")"
+    static let tbd = "(" + TaskField.triage.compactMap { $0.spec.map { "\($0.column) IS NULL" } }.joined(separator: " OR ") + ")"
 
     /// ``TaskOrdering/nextUp(_:)``: by order key, then id (ids are canonical
     /// lowercase text, so text order is ``TaskID``'s order).
@@ -66,6 +66,15 @@ enum ListSQL {
     /// ``TextMatch/same(_:_:)`` of the category and `name`: a condition and its argument.
     static func category(is name: String) -> (String, StatementArguments) {
         ("nextup_fold(category) = ?", [TextMatch.fold(name)])
+    }
+
+    /// ``TaskItem/hasTag(_:)``: a present tag register (in the `extra`
+    /// column's JSON) whose name is ``TextMatch/same(_:_:)`` as `name`.
+    static func tag(is name: String) -> (String, StatementArguments) {
+        ("""
+         EXISTS (SELECT 1 FROM json_each(task.extra) AS r WHERE r.key LIKE '\(TaskField.tagPrefix)%' AND r.value = 1 \
+         AND nextup_fold(substr(r.key, \(TaskField.tagPrefix.count + 1))) = ?)
+         """, [TextMatch.fold(name)])
     }
 
     /// ``TextMatch/contains(_:_:)`` of the title and `word`: a condition and its argument.

@@ -13,7 +13,7 @@ public enum StoreSchema {
     /// The newest schema version this build knows.
     public static var currentVersion: Int { migrationNames.count }
 
-    static let migrationNames = ["v1", "v2"]
+    static let migrationNames = ["v1", "v2", "v3"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -61,6 +61,15 @@ public enum StoreSchema {
                 CREATE INDEX task_list ON task(next_up, deleted, completed_at, urgency, importance, duration, category, due, created)
                     WHERE deleted = 0 AND completed_at IS NULL;
                 PRAGMA user_version = 2;
+                """)
+        }
+        // v3: the `extra` column holds the values of registers that are not
+        // known fields — tag elements (`tag:<name>`) and opaque fields written
+        // by a newer nextup — as one JSON object (ExtraRegisters.swift).
+        m.registerMigration("v3") { db in
+            try db.execute(sql: """
+                ALTER TABLE task ADD COLUMN extra TEXT;
+                PRAGMA user_version = 3;
                 """)
         }
         return m

@@ -18,6 +18,8 @@ extension TaskStore {
         let completedAt: Int64?
         let nextUp: Bool
         let modified: Int64?
+        /// The tags the record names; nil leaves the task's tags as they are.
+        let tags: [String]?
     }
 
     /// Imports task objects (DESIGN.md §4), matching by `id`.
@@ -66,6 +68,12 @@ extension TaskStore {
                         fields.append((.nextUp, .null))
                     }
                 }
+                if let tags = plan.tags {
+                    // The record's tag set: its tags present, any other the task has removed.
+                    let wanted = Set(tags.map(TextMatch.fold))
+                    for tag in tags { fields.append((.tag(tag), .bool(true))) }
+                    for tag in task.tags where !wanted.contains(TextMatch.fold(tag)) { fields.append((.tag(tag), .bool(false))) }
+                }
                 let changes = try session.write(fields, to: &task, timestamp: existing == nil ? plan.modified : nil)
                 if existing == nil { summary.created += 1 } else if changes.isEmpty { summary.unchanged += 1 } else { summary.updated += 1 }
             }
@@ -110,8 +118,15 @@ extension TaskStore {
             if let created { fields.append((.created, .int(created))) }
             if let source = r.source { fields.append((.source, .string(try TaskText.label(source, name: "source")))) }
             if let ext = r.externalID { fields.append((.externalID, .string(try TaskText.label(ext, name: "external_id")))) }
+            for (name, value) in (r.extra ?? [:]).sorted(by: { $0.key < $1.key }) {
+                guard let field = TaskField(rawValue: name), !field.isKnown, field.tagName == nil, field.accepts(value) else {
+                    throw fail("'extra' holds '\(Sanitizer.visible(name))', which is not a field this build can keep")
+                }
+                fields.append((field, value))
+            }
+            let tags = try r.tags.map { try $0.map(TaskText.tag) }
             return ImportPlan(id: id, fields: fields, done: r.done ?? (completedAt != nil), completedAt: completedAt,
-                              nextUp: r.nextUp ?? false, modified: modified)
+                              nextUp: r.nextUp ?? false, modified: modified, tags: tags)
         } catch let e as TaskInputError where !e.message.hasPrefix("item ") {
             throw fail(e.message)
         }

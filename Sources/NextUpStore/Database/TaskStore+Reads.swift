@@ -49,8 +49,13 @@ extension TaskStore {
             clause += " AND " + condition
             args += argument
         }
+        if let tag = filter.tag {
+            let (condition, argument) = ListSQL.tag(is: tag)
+            clause += " AND " + condition
+            args += argument
+        }
         let found = try database.read { db in
-            if filter.category != nil { ListSQL.registerFold(db) }
+            if filter.category != nil || filter.tag != nil { ListSQL.registerFold(db) }
             return try TaskRow.fetchAll(db, where: clause, arguments: args)
         }
         switch filter.scope {

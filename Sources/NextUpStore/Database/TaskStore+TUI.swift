@@ -13,11 +13,13 @@ extension TaskStore {
         public var words: [String]
         public var category: String?
         public var tbdOnly: Bool
+        public var tag: String?
 
-        public init(words: [String] = [], category: String? = nil, tbdOnly: Bool = false) {
+        public init(words: [String] = [], category: String? = nil, tbdOnly: Bool = false, tag: String? = nil) {
             self.words = words
             self.category = category
             self.tbdOnly = tbdOnly
+            self.tag = tag
         }
     }
 
@@ -42,6 +44,7 @@ extension TaskStore {
         }
         if narrowing.tbdOnly { narrow += " AND " + ListSQL.tbd }
         if let category = narrowing.category { and(ListSQL.category(is: category)) }
+        if let tag = narrowing.tag { and(ListSQL.tag(is: tag)) }
         for word in narrowing.words where !word.isEmpty { and(ListSQL.title(contains: word)) }
         // Open tasks come from the partial covering index `task_list`; the few
         // kept done ones are looked up by id.
@@ -61,7 +64,7 @@ extension TaskStore {
         let next = query("next_up IS NOT NULL", order: ListSQL.nextUpOrder)
         let backlog = query("next_up IS NULL", order: ListSQL.backlogOrder(sort, nowMillis: nowMillis))
         return try database.read { db in
-            if !narrowing.words.isEmpty || narrowing.category != nil { ListSQL.registerFold(db) }
+            if !narrowing.words.isEmpty || narrowing.category != nil || narrowing.tag != nil { ListSQL.registerFold(db) }
             return (try Self.ids(db, next.0, next.1), try Self.ids(db, backlog.0, backlog.1))
         }
     }

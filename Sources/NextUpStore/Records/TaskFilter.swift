@@ -20,11 +20,15 @@ public struct TaskFilter: Sendable, Equatable {
     }
 
     public var scope: Scope
-    /// Only tasks in this category (case-insensitive), when set.
+    /// Only tasks in this category, when set; matched by ``TextMatch`` (Unicode
+    /// case folding), as the TUI's `cat:` filter matches.
     public var category: String?
+    /// Only tasks with this tag (case-insensitive), when set.
+    public var tag: String?
 
-    public init(scope: Scope = .open, category: String? = nil) {
+    public init(scope: Scope = .open, category: String? = nil, tag: String? = nil) {
         self.scope = scope
         self.category = category
+        self.tag = tag
     }
 }

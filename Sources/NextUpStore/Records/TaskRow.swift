@@ -6,25 +6,28 @@ import NextUpCore
 /// Versions are kept in one column, `field:<16 hex>@<replica>` joined by
 /// commas, parsed without JSON for speed; `modified` is denormalised from them.
 enum TaskRow {
-    static let columns = "id, title, notes, urgency, importance, duration, category, due, completed_at, next_up, deleted, created, source, external_id, versions"
+    /// The known fields' columns, in field-table order, then the opaque
+    /// registers (`extra`) and the versions.
+    static let columns = "id, " + FieldSpec.table.map(\.column).joined(separator: ", ") + ", extra, versions"
+    private static let extraIndex = FieldSpec.table.count + 1
+    private static let versionsIndex = FieldSpec.table.count + 2
 
     static func decode(_ row: Row) -> TaskItem? {
         guard let id = TaskID(row[0] as String) else { return nil }
         var t = TaskItem(id: id)
-        t.title = row[1]
-        t.notes = row[2]
-        t.urgency = (row[3] as String?).flatMap(Urgency.init(rawValue:))
-        t.importance = (row[4] as Int?).flatMap(Importance.init(rawValue:))
-        t.duration = (row[5] as Int?).flatMap { try? TaskDuration(minutes: $0) }
-        t.category = row[6]
-        t.due = (row[7] as String?).flatMap { try? DueDate.parse($0) }
-        t.completedAt = row[8]
-        t.nextUpPosition = row[9]
-        t.deleted = row[10] as Bool
-        t.created = row[11]
-        t.source = row[12]
-        t.externalID = row[13]
-        t.versions = decodeVersions(row[14])
+        for (i, spec) in FieldSpec.table.enumerated() {
+            let value: FieldValue
+            switch (spec.kind, row[i + 1] as DatabaseValue) {
+            case (_, .null): value = .null
+            case (.text, let v): value = String.fromDatabaseValue(v).map(FieldValue.string) ?? .null
+            case (.integer, let v): value = Int64.fromDatabaseValue(v).map(FieldValue.int) ?? .null
+            case (.boolean, let v): value = .bool(Bool.fromDatabaseValue(v) ?? false)
+            }
+            // Columns hold what was validated on the way in; `set` re-checks.
+            t.set(spec.field, to: value)
+        }
+        if let extra = row[extraIndex] as String? { t.extra = ExtraRegisters.decode(extra) }
+        t.versions = decodeVersions(row[versionsIndex])
         return t
     }
 
@@ -56,10 +59,12 @@ enum TaskRow {
     /// its replica id sits; `last` is the previous entry's, reused when equal.
     private static func decodeVersion(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
                                       last: (range: Range<Int>, replica: ReplicaID)?) -> (TaskField, Version, Range<Int>)? {
-        var colon = start
-        while colon < end && bytes[colon] != UInt8(ascii: ":") { colon += 1 }
-        let at = colon + 17
-        guard at < end, bytes[at] == UInt8(ascii: "@"),
+        // `field` may itself hold ':' (tag elements): the version is the 16
+        // hex digits before the last '@' (replica ids have none).
+        var at = end - 1
+        while at > start && bytes[at] != UInt8(ascii: "@") { at -= 1 }
+        let colon = at - 17
+        guard colon > start, bytes[colon] == UInt8(ascii: ":"),
               let field = TaskField(rawValue: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<colon]), as: UTF8.self)) else { return nil }
         var raw: UInt64 = 0
         for i in (colon + 1)..<at {
@@ -108,16 +113,27 @@ enum TaskRow {
 
     /// Inserts or replaces the row of `task`.
     static func save(_ t: TaskItem, _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO task (\(columns), modified)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        try statement.execute(arguments: [
-                t.id.rawValue, t.title, t.notes, t.urgency?.rawValue, t.importance?.rawValue, t.duration?.minutes,
-                t.category, t.due?.description, t.completedAt, t.nextUpPosition, t.deleted, t.created,
-                t.source, t.externalID, encodeVersions(t.versions), t.modified.rawValue,
-            ])
+        let statement = try db.cachedStatement(sql: insertSQL)
+        var arguments: [(any DatabaseValueConvertible)?] = [t.id.rawValue]
+        arguments.reserveCapacity(FieldSpec.table.count + 4)
+        for spec in FieldSpec.table {
+            switch t.value(of: spec.field) {
+            case .null: arguments.append(nil)
+            case .string(let s): arguments.append(s)
+            case .int(let n): arguments.append(n)
+            case .bool(let b): arguments.append(b)
+            }
+        }
+        arguments.append(t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
+        arguments.append(encodeVersions(t.versions))
+        arguments.append(t.modified.rawValue)
+        try statement.execute(arguments: StatementArguments(arguments))
     }
+
+    private static let insertSQL = """
+        INSERT OR REPLACE INTO task (\(columns), modified)
+        VALUES (\(Array(repeating: "?", count: FieldSpec.table.count + 4).joined(separator: ", ")))
+        """
 
     static func fetchOne(_ db: Database, id: TaskID) throws -> TaskItem? {
         let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM task WHERE id = ?")

@@ -146,7 +146,7 @@ public struct LogDecoder {
             var reader = JSONByteReader(bytes: bytes)
             guard reader.take(#"{"task":"#), let task = reader.string(), reader.take(#","set":{"#) else { return nil }
             var pairs: [(name: String, pair: WirePair)] = []
-            pairs.reserveCapacity(TaskField.allCases.count)
+            pairs.reserveCapacity(FieldSpec.table.count)
             if !reader.take("}") {
                 while true {
                     guard let name = reader.string(), reader.take(":["), let value = reader.value(),

@@ -42,8 +42,8 @@ enum ListView {
         return Array(lines.prefix(height))
     }
 
-    /// One task as one line: marker, title, urgency, importance, duration,
-    /// category, due. Unset triage attributes show as `?`.
+    /// One task as one line: marker, title (then its tags, `+name`),
+    /// urgency, importance, duration, category, due. Unset triage attributes show as `?`.
     static func row(_ id: TaskID, _ task: TaskItem?, selected: Bool, focused: Bool, changed: Bool, width: Int) -> ScreenLine {
         let cols = RowColumns(width: width)
         let base: Style
@@ -62,7 +62,8 @@ enum ListView {
             b.add(" ", base, exactly: 1)
             b.add(value ?? "?", value == nil ? unset : base, exactly: cells, right: right)
         }
-        b.add((task.isDone ? "✓ " : "") + task.title, base, exactly: cols.title)
+        let tags = task.tags.isEmpty ? "" : "  " + task.tags.map { "+" + $0 }.joined(separator: " ")
+        b.add((task.isDone ? "✓ " : "") + task.title + tags, base, exactly: cols.title)
         cell(task.urgency.map { $0 == .urgent ? "yes" : "no" }, RowColumns.urgency)
         cell(task.importance.map { String($0.rawValue) }, RowColumns.importance, right: true)
         cell(task.duration?.description, RowColumns.duration, right: true)

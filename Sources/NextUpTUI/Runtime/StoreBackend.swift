@@ -10,7 +10,7 @@ public final class StoreBackend: TaskBackend {
 
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
         let filter = query.filter
-        let narrowing = TaskStore.ListNarrowing(words: filter.words, category: filter.category, tbdOnly: filter.tbdOnly)
+        let narrowing = TaskStore.ListNarrowing(words: filter.words, category: filter.category, tbdOnly: filter.tbdOnly, tag: filter.tag)
         return try store.listIDs(sort: query.sort, narrowing: narrowing, keepDone: query.keepDone, nowMillis: nowMillis)
     }
 

@@ -32,7 +32,7 @@ public struct Prompt: Equatable, Sendable {
         case .title: return "Title: "
         case .duration: return "Duration (30m, 1h30m, 90; empty = unset): "
         case .category: return "Category (empty = unset): "
-        case .filter: return "Filter (text, cat:NAME, is:tbd; empty = all): "
+        case .filter: return "Filter (text, cat:NAME, tag:NAME, is:tbd; empty = all): "
         }
     }
 }

@@ -14,6 +14,8 @@ public enum Write: Equatable, Sendable {
     case reopen(TaskID)
     case delete(TaskID)
     case restore(TaskID)
+    /// Into Next Up or within it: the store's one placement intent, which
+    /// lands exactly at the place even among tied order keys.
     case placeInNextUp(TaskID, NextUpPlace)
     case removeFromNextUp(TaskID)
 

@@ -148,7 +148,9 @@ func differences(_ a: [TaskID: TaskItem], _ b: [TaskID: TaskItem]) -> [String] {
     var out: [String] = []
     for id in Set(a.keys).union(b.keys).sorted() {
         guard let x = a[id], let y = b[id] else { out.append("task \(id.short) only on one side"); continue }
-        for field in TaskField.allCases where x.value(of: field) != y.value(of: field) || x.versions[field] != y.versions[field] {
+        // Every register: known fields, tag elements and opaque fields.
+        let fields = Set(TaskField.known).union(x.versions.keys).union(y.versions.keys).sorted()
+        for field in fields where x.value(of: field) != y.value(of: field) || x.versions[field] != y.versions[field] {
             out.append("task \(id.short) \(field.rawValue): \(x.value(of: field)) @\(x.versions[field]?.description ?? "-") vs \(y.value(of: field)) @\(y.versions[field]?.description ?? "-")")
         }
     }

@@ -48,7 +48,9 @@ enum TaskOperation: CustomStringConvertible {
         case .duration: return clear ? .null : .int(Int64.random(in: 1...10_080, using: &rng))
         case .category: return clear ? .null : .string(["Essentials", "Deep Work", "Admin", "Learning", "Recharge"].randomElement(using: &rng)!)
         case .due: return clear ? .null : .string("2026-\(String(format: "%02d", Int.random(in: 1...12, using: &rng)))-\(String(format: "%02d", Int.random(in: 1...28, using: &rng)))")
-        default: return .null
+        default:
+            // A tag element: added (most of the time) or removed.
+            return field.tagName != nil ? .bool(!rng.chance(0.35)) : .null
         }
     }
 
@@ -58,7 +60,9 @@ enum TaskOperation: CustomStringConvertible {
         let i = Int.random(in: 0..<known, using: &rng)
         switch Int.random(in: 0..<10, using: &rng) {
         case 0...3:
-            let field = editableFields.randomElement(using: &rng)!
+            // Tags are registers like any field: concurrent additions must all survive.
+            let field = rng.chance(0.25) ? TaskField.tag(["Work", "home", "Errand", "日本"].randomElement(using: &rng)!)
+                                         : editableFields.randomElement(using: &rng)!
             return .set(i, field, randomValue(for: field, using: &rng))
         case 4: return rng.chance(0.5) ? .complete(i) : .reopen(i)
         case 5: return rng.chance(0.6) ? .delete(i) : .restore(i)
