@@ -268,7 +268,7 @@ public final class SyncCycle: Sendable {
         let outcome = try reader.readLines(of: name, owner: owner, from: start, upTo: end) { scan in
             if !scan.issues.isEmpty { intact = false }
             if collected != nil {
-                for record in scan.records { for change in record.changes where change.version.replica != owner { collected!.insert(Self.heldKey(change)) } }
+                for record in scan.records { for change in record.changes where change.version.replica != owner { collected!.insert(Self.heldKey(change, withReplica: true)) } }
             }
         }
         holds = collected
@@ -434,14 +434,16 @@ public final class SyncCycle: Sendable {
         return String(decoding: bytes.prefix(8), as: UTF8.self)
     }
 
-    /// Identifies one change (task, field, version, value) in a set. The
-    /// value counts: after a restore, two writes may share a version.
-    static func heldKey(_ change: FieldChange) -> Int {
+    /// Identifies one change (task, field, timestamp, value) in a set: of
+    /// changes by one replica, or (`withReplica`) by several. The value
+    /// counts: after a restore, two writes may share a version.
+    static func heldKey(_ change: FieldChange, withReplica: Bool = false) -> Int {
         var hasher = Hasher()
         hasher.combine(change.task)
         hasher.combine(change.field)
-        hasher.combine(change.version)
+        hasher.combine(change.version.timestamp.rawValue)
         hasher.combine(change.value)
+        if withReplica { hasher.combine(change.version.replica) }
         return hasher.finalize()
     }
 
@@ -456,8 +458,7 @@ public final class SyncCycle: Sendable {
                 for (field, version) in task.versions {
                     guard let entry = reread[version.replica] else { continue }
                     let change = FieldChange(task: task.id, field: field, value: task.value(of: field), version: version)
-                    let key = Self.heldKey(change)
-                    if !entry.held.contains(key) && !ownLog.contains(key) { lost.append(change) }
+                    if !entry.held.contains(Self.heldKey(change)) && !ownLog.contains(Self.heldKey(change, withReplica: true)) { lost.append(change) }
                 }
             }
         }
