@@ -9,7 +9,8 @@ import Glibc
 /// `fsync`s it, renames it over the target and `fsync`s the folder. A writer
 /// killed mid-rewrite leaves that temporary file behind: the file's writer
 /// removes its own at its next cycle (``removeLeftovers(of:)``), and any
-/// such file older than an hour is removed when the folder is listed.
+/// such file older than an hour is removed when the folder is listed, as is
+/// a conflict copy renamed aside (`….merged`) last written over a week ago.
 /// (File-sync tools should ignore `.nextup-*.tmp`: see the README.)
 public final class LocalPeerFolder: PeerFolder {
     public let url: URL
@@ -44,8 +45,15 @@ public final class LocalPeerFolder: PeerFolder {
             }
             if name == "." || name == ".." { continue }
             if Self.isTemporary(name) {
-                removeIfStale(name)
+                removeIfStale(name, age: Self.staleTemporaryAge)
                 continue
+            }
+            if name.hasSuffix(PeerFileName.mergedSuffix) {
+                // A conflict copy merged and renamed aside: its changes were
+                // re-published in the renamer's own log before the rename,
+                // and every replica reads that log; it is kept while it was
+                // written in the last week, for a person to look at.
+                removeIfStale(name, age: Self.mergedCopyAge)
             }
             names.append(name)
         }
@@ -164,10 +172,14 @@ public final class LocalPeerFolder: PeerFolder {
     /// the leftover of a writer killed mid-rewrite, and removed.
     static let staleTemporaryAge: TimeInterval = 3_600
 
-    private func removeIfStale(_ name: String) {
+    /// How old a conflict copy renamed aside (`….merged`) must be before it
+    /// is removed when the folder is listed.
+    static let mergedCopyAge: TimeInterval = 7 * 86_400
+
+    private func removeIfStale(_ name: String, age: TimeInterval) {
         var info = stat()
         guard stat(path(name), &info) == 0 else { return }
-        if Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > Self.staleTemporaryAge { unlink(path(name)) }
+        if Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > age { unlink(path(name)) }
     }
 
     // MARK: -

@@ -131,4 +131,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: stale.path))
         #expect(FileManager.default.fileExists(atPath: fresh.path))
     }
+
+    @Test func conflictCopiesRenamedAsideAreRetiredAfterAWeek() throws {
+        let temp = try TemporaryFolder("peer")
+        let folder = LocalPeerFolder(url: temp.url)
+        let id = Fixtures.replicaB.rawValue
+        let old = temp.path("nextup-\(id).sync-conflict-20240101-101010-AAAAAAA.log.merged")
+        let recent = temp.path("nextup-\(id).sync-conflict-20240108-101010-BBBBBBB.log.merged")
+        try Data("merged".utf8).write(to: old)
+        try Data("merged".utf8).write(to: recent)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -8 * 86_400)], ofItemAtPath: old.path)
+        #expect(try folder.list().map(\.name) == [recent.lastPathComponent])
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+    }
 }
