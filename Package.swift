@@ -55,6 +55,6 @@ let package = Package(
             name: "NextUpCLITests",
             dependencies: ["NextUpCLI", "NextUpSync", "NextUpStore", "NextUpCore"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["NextUpCore", "NextUpStore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["NextUpCore", "NextUpStore", "NextUpSync"]),
     ]
 )

@@ -14,6 +14,9 @@
 ///   repeated sync is always harmless.
 ///
 /// Malformed values (``TaskField/accepts(_:)`` false) are rejected, not merged.
+/// Two different values under one version (possible only after a store was
+/// restored from a backup) are ordered by ``valueOrder(_:_:)``, so the merge
+/// stays a maximum over a total order.
 public enum Merge {
     /// The outcome of applying one change.
     public enum Outcome: Equatable, Sendable {
@@ -35,10 +38,29 @@ public enum Merge {
     public static func apply(_ change: FieldChange, to task: inout TaskItem) -> Outcome {
         precondition(task.id == change.task, "a change applies to its own task only")
         guard change.field.accepts(change.value) else { return .rejected }
-        guard wins(change.version, over: task.versions[change.field]) else { return .superseded }
+        let current = task.versions[change.field]
+        guard wins(change.version, over: current)
+            || (change.version == current && valueOrder(task.value(of: change.field), change.value)) else { return .superseded }
         task.set(change.field, to: change.value)
         task.versions[change.field] = change.version
         return .applied
+    }
+
+    /// Breaks a tie between two *different* writes carrying the same version
+    /// — which one replica never makes, but a store restored from a backup
+    /// can (its clock went back, and it wrote again under its id what a lost
+    /// write had used): the value first in a fixed order (kind, then bytes)
+    /// loses, so that every replica keeps the same one.
+    static func valueOrder(_ a: FieldValue, _ b: FieldValue) -> Bool {
+        func rank(_ v: FieldValue) -> Int {
+            switch v { case .null: 0; case .bool: 1; case .int: 2; case .string: 3 }
+        }
+        switch (a, b) {
+        case (.bool(let x), .bool(let y)): return !x && y
+        case (.int(let x), .int(let y)): return x < y
+        case (.string(let x), .string(let y)): return x.utf8.lexicographicallyPrecedes(y.utf8)
+        default: return rank(a) < rank(b)
+        }
     }
 
     /// Applies many changes to a set of tasks keyed by id; returns the ids of

@@ -116,6 +116,24 @@ extension TaskStore {
         }
     }
 
+    /// The sync-state key of the peer folder's identity (DESIGN.md §5).
+    static let peerFolderKey = syncKeyPrefix + "peer-folder"
+
+    /// The id of the peer folder this store syncs through, as its marker file
+    /// named it when this store first used it; nil before the first sync (or
+    /// for a store from before markers existed).
+    public func rememberedPeerFolderID() throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.peerFolderKey])
+        }
+    }
+
+    /// Remembers the id of the peer folder's marker: from now on a folder
+    /// without this marker is refused as unmounted or replaced.
+    public func rememberPeerFolderID(_ id: String) throws {
+        try syncTransaction { db in try Self.applySyncState([Self.peerFolderKey: id], db) }
+    }
+
     /// The newest outbox sequence number (0 when the outbox is empty).
     public func newestOutboxSeq() throws -> Int64 {
         try database.read { db in try Int64.fetchOne(db, sql: "SELECT max(seq) FROM outbox") ?? 0 }

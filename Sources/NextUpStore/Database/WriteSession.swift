@@ -29,7 +29,9 @@ struct WriteSession {
     ///
     /// - Parameter timestamp: use this physical time for the versions of a
     ///   task being created from an import (keeps `modified` across
-    ///   export/import); the clock still moves past it.
+    ///   export/import); the clock still moves past it. A time beyond the
+    ///   sane future (``HybridClock/maxAhead``) is not used: the version is
+    ///   then made from the clock as for any edit.
     mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil) throws -> [FieldChange] {
         // A field never written holds its default (unset, empty, not
         // deleted); asking for that value is no change either.
@@ -40,7 +42,7 @@ struct WriteSession {
         }
         if let newest = task.versions.values.max() { clock.observe(newest.timestamp) }
         let ts: HybridTimestamp
-        if let timestamp, task.versions.isEmpty {
+        if let timestamp, task.versions.isEmpty, !HybridClock.isBeyondSaneFuture(HybridTimestamp(millis: timestamp), now: now) {
             // A new task from an import keeps its recorded time; the clock moves past it.
             ts = HybridTimestamp(millis: timestamp)
             clock.observe(ts)

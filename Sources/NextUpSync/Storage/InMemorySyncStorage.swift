@@ -6,7 +6,7 @@ import Synchronization
 /// semantics as the real store — including conditional local writes with a
 /// hybrid clock and an outbox, so that many replicas can be simulated fast.
 public final class InMemorySyncStorage: SyncStorage {
-    private struct State {
+    fileprivate struct State: Sendable {
         var replica: ReplicaID
         var clock = HybridClock()
         var tasks: [TaskID: TaskItem] = [:]
@@ -14,6 +14,7 @@ public final class InMemorySyncStorage: SyncStorage {
         var nextSeq: Int64 = 1
         var ownLog: OwnLogState?
         var cursors: [String: PeerCursor] = [:]
+        var peerFolder: String?
     }
 
     private let state: Mutex<State>
@@ -58,6 +59,21 @@ public final class InMemorySyncStorage: SyncStorage {
 
     /// The task with this id.
     public func task(_ id: TaskID) -> TaskItem? { state.withLock { $0.tasks[id] } }
+
+    /// A copy of the whole store, as a backup takes it.
+    public struct Backup: Sendable {
+        fileprivate let state: State
+        /// The changes the backup holds: every register and pending local change.
+        public var changes: [FieldChange] {
+            state.tasks.values.flatMap(\.allChanges) + state.outbox.map(\.change)
+        }
+    }
+
+    /// Takes a backup (tests).
+    public func backup() -> Backup { state.withLock { Backup(state: $0) } }
+
+    /// Puts a backup back, losing everything since (tests).
+    public func restore(_ backup: Backup) { state.withLock { $0 = backup.state } }
 
     /// Loses everything (a deleted store); a new store gets a new replica id.
     public func reset(replica: ReplicaID = .make()) { state.withLock { $0 = State(replica: replica) } }
@@ -131,6 +147,10 @@ public final class InMemorySyncStorage: SyncStorage {
             index += 1_000
         }
     }
+
+    public func peerFolderID() throws -> String? { state.withLock { $0.peerFolder } }
+
+    public func rememberPeerFolder(id: String) throws { state.withLock { $0.peerFolder = id } }
 
     public func adoptNewReplicaID() throws -> ReplicaID {
         state.withLock { s in
