@@ -63,18 +63,56 @@ public enum Merge {
         }
     }
 
+    /// What merging a batch of changes did.
+    public struct Tally: Sendable, Equatable {
+        /// Changes that won and were written.
+        public var applied = 0
+        /// Changes already held at that version or a newer one.
+        public var superseded = 0
+        /// Changes with a value their field does not accept (never written).
+        public var rejected = 0
+        /// The tasks that changed, in first-change order.
+        public var changedTasks: [TaskID] = []
+        /// Changes that won although the local replica's own id wrote them:
+        /// that replica never made them, so another store uses the same id
+        /// (it was copied). Changes already held are not counted.
+        public var foreignChangesUnderOwnID = 0
+        /// The greatest timestamp among the changes (zero when none).
+        public var newestTimestamp: HybridTimestamp = .zero
+
+        public init() {}
+    }
+
+    /// The batch merge: applies `changes`, in order, to the tasks keyed by id
+    /// (making the unknown ones), and tallies what happened. The store and
+    /// every fake persist `tasks[id]` for each id in ``Tally/changedTasks``.
+    ///
+    /// - Parameter localReplica: the merging replica's id, to count changes
+    ///   made under it elsewhere (``Tally/foreignChangesUnderOwnID``).
+    public static func apply<S: Sequence>(_ changes: S, to tasks: inout [TaskID: TaskItem],
+                                          localReplica: ReplicaID?) -> Tally where S.Element == FieldChange {
+        var tally = Tally()
+        var changed: Set<TaskID> = []
+        for change in changes {
+            if change.version.timestamp > tally.newestTimestamp { tally.newestTimestamp = change.version.timestamp }
+            var task = tasks[change.task] ?? TaskItem(id: change.task)
+            switch apply(change, to: &task) {
+            case .applied:
+                tally.applied += 1
+                if change.version.replica == localReplica { tally.foreignChangesUnderOwnID += 1 }
+                if changed.insert(change.task).inserted { tally.changedTasks.append(change.task) }
+                tasks[change.task] = task
+            case .superseded: tally.superseded += 1
+            case .rejected: tally.rejected += 1
+            }
+        }
+        return tally
+    }
+
     /// Applies many changes to a set of tasks keyed by id; returns the ids of
     /// the tasks that changed.
     @discardableResult
     public static func apply<S: Sequence>(_ changes: S, to tasks: inout [TaskID: TaskItem]) -> Set<TaskID> where S.Element == FieldChange {
-        var changed: Set<TaskID> = []
-        for change in changes {
-            var task = tasks[change.task] ?? TaskItem(id: change.task)
-            if apply(change, to: &task) == .applied {
-                tasks[change.task] = task
-                changed.insert(change.task)
-            }
-        }
-        return changed
+        Set(apply(changes, to: &tasks, localReplica: nil).changedTasks)
     }
 }

@@ -35,22 +35,16 @@ public final class InMemorySyncStorage: SyncStorage {
     public func write(_ id: TaskID, _ fields: [(TaskField, FieldValue)], now: Int64? = nil) -> [FieldChange] {
         let now = now ?? clock.nowMillis()
         return state.withLock { s in
-            var task = s.tasks[id] ?? TaskItem(id: id)
-            let differing = fields.filter { task.value(of: $0.0) != $0.1 && $0.0.accepts($0.1) }
-            guard !differing.isEmpty else { return [] }
-            if let newest = task.versions.values.max() { s.clock.observe(newest.timestamp) }
-            let version = Version(timestamp: s.clock.tick(now: now), replica: s.replica)
-            var changes: [FieldChange] = []
-            for (field, value) in differing {
-                task.set(field, to: value)
-                task.versions[field] = version
-                let change = FieldChange(task: id, field: field, value: value, version: version)
-                changes.append(change)
-                s.outbox.append((s.nextSeq, change))
-            }
+            // Core's local edit; values a field does not accept are skipped.
+            let valid = fields.filter { $0.0.accepts($0.1) }
+            guard let outcome = try? LocalEdit.apply(valid, to: s.tasks[id] ?? TaskItem(id: id), clock: s.clock,
+                                                     replica: s.replica, now: now),
+                  !outcome.changes.isEmpty else { return [] }
+            s.clock = outcome.clock
+            s.tasks[id] = outcome.task
+            for change in outcome.changes { s.outbox.append((s.nextSeq, change)) }
             s.nextSeq += 1
-            s.tasks[id] = task
-            return changes
+            return outcome.changes
         }
     }
 
@@ -118,21 +112,7 @@ public final class InMemorySyncStorage: SyncStorage {
 
     public func merge(_ changes: [FieldChange], cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult {
         state.withLock { s in
-            var result = TaskStore.RemoteMergeResult()
-            var changed: Set<TaskID> = []
-            for change in changes {
-                if change.version.timestamp > result.newestTimestamp { result.newestTimestamp = change.version.timestamp }
-                var task = s.tasks[change.task] ?? TaskItem(id: change.task)
-                switch Merge.apply(change, to: &task) {
-                case .applied:
-                    result.applied += 1
-                    if change.version.replica == s.replica { result.foreignChangesUnderOwnID += 1 }
-                    if changed.insert(change.task).inserted { result.changedTasks.append(change.task) }
-                    s.tasks[change.task] = task
-                case .superseded: result.superseded += 1
-                case .rejected: result.rejected += 1
-                }
-            }
+            let result = Merge.apply(changes, to: &s.tasks, localReplica: s.replica)
             s.clock.observe(result.newestTimestamp)
             if let cursor { s.cursors[cursor.file] = cursor.cursor }
             return result
