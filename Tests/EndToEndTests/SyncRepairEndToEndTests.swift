@@ -251,7 +251,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: point).isEmpty)
         let sync = try a.run("sync")
         #expect(sync.status != 0 && sync.stderr.split(separator: "\n").count == 1, "\(sync)")
-        #expect(sync.stderr.contains("the peer folder \(point) looks unmounted or replaced"), "\(sync)")
+        #expect(sync.stderr.contains("the peer folder looks unmounted or replaced: \(point)"), "\(sync)")
         let doctor = try a.run("doctor")
         #expect(doctor.status != 0 && doctor.stdout.contains("looks unmounted or replaced"), "\(doctor)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: point).isEmpty)

@@ -115,6 +115,21 @@ import Testing
         try here.keys("q"); try there.keys("q")
     }
 
+    @Test func theStatusBarSaysWhenThePeerFolderLooksUnmounted() throws {
+        let peer = scratch.path("share")
+        try FileManager.default.createDirectory(at: peer, withIntermediateDirectories: true)
+        #expect(try cli.run(["--peer", peer.path, "sync"]).status == 0)
+        // Unmounted: the mount point is an empty folder.
+        try FileManager.default.removeItem(at: peer)
+        try FileManager.default.createDirectory(at: peer, withIntermediateDirectories: true)
+        let tmux = try TUITmux(environment: cli.environment)
+        try open(tmux, extra: " --peer \"\(peer.path)\"")
+        let seen = try tmux.waitForScreen { $0.contains { $0.contains("sync: the peer folder looks unmounted or replaced") } }
+        #expect(seen.ok, "\(seen.screen.joined(separator: "\n"))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: peer.path).isEmpty)
+        try tmux.keys("q")
+    }
+
     @Test func theSelectionStaysOnItsTaskWhenTheListResortsUnderIt() throws {
         _ = try add("Zulu", "--importance", "3")
         _ = try add("Yankee", "--importance", "2")

@@ -78,7 +78,7 @@ public enum PeerFolderError: Error, Equatable, CustomStringConvertible {
         case .missing(let path): return "peer folder \(path) does not exist (is it mounted?); create it first to sync through it"
         case .notAFolder(let path): return "peer folder \(path) is not a folder"
         case .unmountedOrReplaced(let path, let why):
-            return "the peer folder \(path) looks unmounted or replaced (\(why)); nothing was written to it — mount the share, or if this is a new peer folder on purpose, run `nextup sync --adopt-folder` once"
+            return "the peer folder looks unmounted or replaced: \(path) (\(why)); nothing was written to it — mount the share, or if this is a new peer folder on purpose, run `nextup sync --adopt-folder` once"
         case .io(let path, let operation, let reason): return "cannot \(operation) \(path): \(reason)"
         }
     }
