@@ -26,7 +26,23 @@ enum TaskwarriorMapping {
         var urgencyFrom: String?
         /// A UDA holding the duration (minutes, or ISO 8601 like `PT1H30M`).
         var durationFrom: String?
-        var timeZone = TimeZone.current
+        /// The local calendar (dates and annotation times are local), made once.
+        let calendar: Calendar
+        let noteTime: DateFormatter
+
+        init(categoryFromFirstSegment: Bool = false, urgencyFrom: String? = nil, durationFrom: String? = nil,
+             timeZone: TimeZone = .current) {
+            self.categoryFromFirstSegment = categoryFromFirstSegment
+            self.urgencyFrom = urgencyFrom
+            self.durationFrom = durationFrom
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            self.calendar = calendar
+            noteTime = DateFormatter()
+            noteTime.locale = Locale(identifier: "en_US_POSIX")
+            noteTime.timeZone = timeZone
+            noteTime.dateFormat = "yyyy-MM-dd HH:mm"
+        }
     }
 
     static let source = "taskwarrior"
@@ -47,7 +63,7 @@ enum TaskwarriorMapping {
         for (name, json) in t.other { keep(name, json) }
 
         if !t.annotations.isEmpty {
-            r.notes = notes(t.annotations, options.timeZone)
+            r.notes = notes(t.annotations, options)
             keep("annotations", annotationsJSON(t.annotations))
         }
         switch t.priority {
@@ -67,7 +83,7 @@ enum TaskwarriorMapping {
         r.nextUp = t.tags.contains("next") || t.start != nil
         if let start = t.start { keep("start", jsonString(TaskwarriorDate.format(start))) }
         if let due = t.due {
-            r.due = localDate(due, options.timeZone).description
+            r.due = localDate(due, options).description
             keep("due", jsonString(TaskwarriorDate.format(due)))
         }
         switch t.status {
@@ -95,19 +111,14 @@ enum TaskwarriorMapping {
     }
 
     /// One line per annotation: `YYYY-MM-DD HH:MM  text` in local time.
-    static func notes(_ annotations: [TaskwarriorTask.Annotation], _ zone: TimeZone) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = zone
-        f.dateFormat = "yyyy-MM-dd HH:mm"
+    static func notes(_ annotations: [TaskwarriorTask.Annotation], _ options: Options) -> String {
+        let f = options.noteTime
         return annotations.map { "\(f.string(from: Date(timeIntervalSince1970: Double($0.entry) / 1000)))  \($0.description)" }
             .joined(separator: "\n")
     }
 
-    static func localDate(_ millis: Int64, _ zone: TimeZone) -> DueDate {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let c = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(millis) / 1000))
+    static func localDate(_ millis: Int64, _ options: Options) -> DueDate {
+        let c = options.calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(millis) / 1000))
         return (try? DueDate(year: c.year!, month: c.month!, day: c.day!)) ?? DueDate(epochDay: millis / 86_400_000)
     }
 
@@ -193,12 +204,10 @@ enum TaskwarriorMapping {
         }
         if let due = t.due {
             let keptDue = (keptValues["due"] as? String).flatMap(TaskwarriorDate.parse)
-            if let keptDue, localDate(keptDue, options.timeZone) == due {
+            if let keptDue, localDate(keptDue, options) == due {
                 o["due"] = TaskwarriorDate.format(keptDue)
             } else {
-                var calendar = Calendar(identifier: .gregorian)
-                calendar.timeZone = options.timeZone
-                let date = calendar.date(from: DateComponents(year: due.year, month: due.month, day: due.day))!
+                let date = options.calendar.date(from: DateComponents(year: due.year, month: due.month, day: due.day))!
                 o["due"] = TaskwarriorDate.format(Int64(date.timeIntervalSince1970 * 1000))
             }
         }
@@ -207,7 +216,7 @@ enum TaskwarriorMapping {
         if let annotations = keptValues["annotations"] as? [[String: Any]],
            t.notes == notes(annotations.compactMap { a in
                (a["entry"] as? String).flatMap(TaskwarriorDate.parse).map { TaskwarriorTask.Annotation(entry: $0, description: a["description"] as? String ?? "") }
-           }, options.timeZone) {
+           }, options) {
             o["annotations"] = annotations
         } else if !t.notes.isEmpty {
             o["annotations"] = t.notes.split(separator: "\n").map { ["entry": TaskwarriorDate.format(t.versions[.notes]?.timestamp.millis ?? t.created), "description": String($0)] }
