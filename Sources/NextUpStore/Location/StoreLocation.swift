@@ -24,8 +24,8 @@ public struct StoreLocation: Sendable, Equatable {
         return StoreLocation(folder: URL(fileURLWithPath: home).appendingPathComponent(".local/share/nextup"))
     }
 
-    /// Expands a leading `~/`.
-    static func expand(_ path: String, _ environment: [String: String]) -> String {
+    /// Expands a leading `~/` (`HOME` from `environment`).
+    public static func expand(_ path: String, _ environment: [String: String]) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
         let home = environment["HOME"] ?? NSHomeDirectory()
         return home + path.dropFirst()

@@ -169,7 +169,7 @@ public final class SyncCycle: Sendable {
             state.end = end
         }
         state.identity = try folder.info(name)?.identity ?? info.identity
-        try storage.recordUpload(through: nil, ownLog: state)
+        try storage.saveOwnLogState(state)
         return nil
     }
 
@@ -211,7 +211,7 @@ public final class SyncCycle: Sendable {
         let identity = try folder.info(LogFormat.fileName(for: me))?.identity ?? 0
         let state = OwnLogState(replica: me.rawValue, generation: header.generation, end: size, identity: identity,
                                 snapshotSize: size, previousReplica: previous?.rawValue)
-        try storage.recordUpload(through: seq > 0 ? seq : nil, ownLog: state)
+        if seq > 0 { try storage.recordUpload(through: seq, ownLog: state) } else { try storage.saveOwnLogState(state) }
         report.ownLogRewritten = reason
         report.uploaded += pending
         report.bytesWritten += size
@@ -242,7 +242,7 @@ public final class SyncCycle: Sendable {
             state.identity = try folder.info(name)?.identity ?? state.identity
             report.bytesWritten += max(0, state.end - before)
         }
-        try storage.recordUpload(through: seq, ownLog: state)
+        if let seq { try storage.recordUpload(through: seq, ownLog: state) } else { try storage.saveOwnLogState(state) }
     }
 
     // MARK: - Other logs
@@ -289,7 +289,7 @@ public final class SyncCycle: Sendable {
         if let tail = outcome.incompleteTail { report.issues.append(tail) }
         let final = PeerCursor(generation: header.generation, offset: outcome.end, identity: info.identity)
         if !consumed && final != cursor {
-            _ = try storage.merge([], cursor: (info.name, final))
+            try storage.saveCursor(final, forPeerFile: info.name)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NextUpConfig
 import NextUpCore
 import NextUpStore
 import NextUpSync

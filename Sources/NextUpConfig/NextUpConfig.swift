@@ -1,5 +1,6 @@
 import Foundation
 import NextUpCore
+import NextUpStore
 import TOMLKit
 
 /// The user's configuration file (TOML), shared by the TUI and the command
