@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way (DESIGN.md §8):
-// NextUpCore ← NextUpStore ← NextUpConfig, NextUpSync ← NextUpTUI, NextUpCLI ← nextup.
+// NextUpCore ← NextUpStore, NextUpConfig ← NextUpSync ← NextUpTUI, NextUpCLI ← nextup.
 let package = Package(
     name: "nextup",
     products: [
@@ -26,7 +26,7 @@ let package = Package(
         // The user's TOML configuration and key bindings.
         .target(
             name: "NextUpConfig",
-            dependencies: ["NextUpCore", "NextUpStore", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["NextUpCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .target(name: "NextUpSync", dependencies: ["NextUpCore", "NextUpStore"]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
@@ -50,7 +50,7 @@ let package = Package(
             dependencies: ["NextUpStore", "NextUpCore", "NextUpTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "NextUpConfigTests", dependencies: ["NextUpConfig", "NextUpStore", "NextUpCore", "NextUpTestSupport"]),
+        .testTarget(name: "NextUpConfigTests", dependencies: ["NextUpConfig", "NextUpCore", "NextUpTestSupport"]),
         .testTarget(
             name: "NextUpSyncTests",
             dependencies: ["NextUpSync", "NextUpStore", "NextUpCore", "NextUpTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
@@ -60,6 +60,6 @@ let package = Package(
             name: "NextUpCLITests",
             dependencies: ["NextUpCLI", "NextUpSync", "NextUpStore", "NextUpCore"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["NextUpCore", "NextUpStore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["NextUpCore", "NextUpStore", "NextUpSync"]),
     ]
 )

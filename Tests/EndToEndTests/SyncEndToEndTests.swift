@@ -129,8 +129,9 @@ import Testing
         }
         processes.forEach { $0.waitUntilExit() }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 })
-        let logs = try FileManager.default.contentsOfDirectory(atPath: scratch.path("peer").path)
-        #expect(logs.count == 1, "\(logs)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: scratch.path("peer").path)
+        #expect(files.filter { $0.hasSuffix(".log") }.count == 1, "\(files)")
+        #expect(files.count == 2 && files.contains("nextup-folder.id"), "\(files)")
         let fresh = try nextup("fresh").run("sync")
         #expect(fresh.stdout.contains("into 30 tasks from 1 peer") && !fresh.stdout.contains("skipped:"), "\(fresh)")
     }

@@ -58,3 +58,35 @@ import Testing
         #expect(Version(encoded: "0000000000000001@not-a-uuid") == nil)
     }
 }
+
+/// Clock arithmetic never traps, and the sane future is one year (issue 10).
+@Suite struct ClockBoundsTests {
+    let now: Int64 = 1_700_000_000_000
+
+    @Test func theGreatestTimestampIsItsOwnSuccessorAndTickNeverTraps() {
+        #expect(HybridTimestamp.greatest.successor == .greatest)
+        var clock = HybridClock(last: .greatest)
+        #expect(clock.tick(now: now) == .greatest)
+        clock.observe(HybridTimestamp(rawValue: Int64.max - 1))
+        #expect(clock.tick(now: Int64.max) == .greatest)
+    }
+
+    @Test func physicalTimesBeyondWhatATimestampHoldsAreClamped() {
+        #expect(HybridTimestamp(millis: Int64.max).millis == HybridTimestamp.maxMillis)
+        #expect(HybridTimestamp(millis: HybridTimestamp.maxMillis + 1) == HybridTimestamp(millis: HybridTimestamp.maxMillis))
+    }
+
+    @Test func theSaneFutureEndsOneYearAheadOfTheLocalClock() {
+        #expect(!HybridClock.isBeyondSaneFuture(HybridTimestamp(millis: now + 365 * 86_400_000), now: now))
+        #expect(!HybridClock.isBeyondSaneFuture(HybridTimestamp(millis: now + HybridClock.maxAhead, counter: 0xFFFF), now: now))
+        #expect(HybridClock.isBeyondSaneFuture(HybridTimestamp(millis: now + HybridClock.maxAhead + 1), now: now))
+        #expect(HybridClock.isBeyondSaneFuture(.greatest, now: now))
+        #expect(!HybridClock.isBeyondSaneFuture(.greatest, now: Int64.max))
+    }
+
+    @Test func skewNeverTrapsOnExtremeValues() {
+        #expect(HybridClock.skew(of: .greatest, now: Int64.min) == Int64.max)
+        #expect(HybridClock.skew(of: .zero, now: Int64.max) == nil)
+        #expect(HybridClock.skew(of: .greatest, now: now) == HybridTimestamp.maxMillis - now)
+    }
+}

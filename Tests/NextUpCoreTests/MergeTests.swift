@@ -85,3 +85,22 @@ import Testing
         #expect(task.versions.isEmpty)
     }
 }
+
+/// Two different writes under one version (a restored store can make them):
+/// every replica keeps the same one, whatever the order it sees them in.
+@Suite struct MergeTieTests {
+    @Test func aTieBetweenDifferentValuesUnderOneVersionIsBrokenTheSameWayInEveryOrder() {
+        let id = TaskID.make()
+        let version = Version(timestamp: HybridTimestamp(millis: 5), replica: ReplicaID.make())
+        let v = FieldChange(task: id, field: .title, value: .string("V"), version: version)
+        let w = FieldChange(task: id, field: .title, value: .string("W"), version: version)
+        var first: [TaskID: TaskItem] = [:], second: [TaskID: TaskItem] = [:]
+        Merge.apply([v, w], to: &first)
+        Merge.apply([w, v], to: &second)
+        #expect(first == second)
+        #expect(first[id]?.title == "W")
+        var task = first[id]!
+        #expect(Merge.apply(v, to: &task) == .superseded)
+        #expect(Merge.apply(w, to: &task) == .superseded)
+    }
+}

@@ -26,3 +26,29 @@ import Testing
         #expect(TerminalWidth.fit("ab", to: 4) == "ab  ")
     }
 }
+
+/// Text is limited in bytes of UTF-8 as well as characters, so that every
+/// accepted value fits one log line (issue 10).
+@Suite struct TextByteLimitTests {
+    let heavy = "e" + String(repeating: "\u{301}", count: 40)  // one character, 81 bytes
+
+    @Test func notesOfFewCharactersButTooManyBytesAreRefusedInOneLine() throws {
+        let notes = String(repeating: heavy, count: 10_000)
+        #expect(notes.count == 10_000 && notes.utf8.count > TaskText.maxNotesBytes)
+        #expect { try TaskText.notes(notes) } throws: { ($0 as? TaskInputError)?.message.contains("bytes of UTF-8") == true }
+        #expect(!TaskField.notes.accepts(.string(notes)))
+        let largest = String(repeating: "a", count: 99_000) + String(repeating: "é", count: 1_000)
+        #expect(try TaskText.notes(largest) == largest)
+    }
+
+    @Test func everyTextFieldHasAByteLimitTheFieldTableEnforces() {
+        #expect(!TaskField.title.accepts(.string(String(repeating: heavy, count: 100))))
+        #expect(!TaskField.category.accepts(.string(String(repeating: heavy, count: 10))))
+        #expect(!TaskField.source.accepts(.string(String(repeating: heavy, count: 100))))
+        #expect(!TaskField.externalID.accepts(.string(String(repeating: heavy, count: 100))))
+        #expect(TaskField.title.accepts(.string(String(repeating: "x", count: 1_000))))
+        #expect(throws: TaskInputError.self) { try TaskText.title(String(repeating: self.heavy, count: 100)) }
+        #expect(throws: TaskInputError.self) { try TaskText.category(String(repeating: self.heavy, count: 10)) }
+        #expect(throws: TaskInputError.self) { try TaskText.label(String(repeating: self.heavy, count: 100), name: "source") }
+    }
+}

@@ -137,3 +137,27 @@ extension TaskJSON {
         self.id = id.rawValue
     }
 }
+
+/// The store's edit intent checks the version its caller saw.
+@Suite struct StaleWriteStoreTests {
+    @Test func anEditFromAStaleViewIsRefusedAndWritesNothing() throws {
+        let tmp = TemporaryFolder()
+        let store = try TaskStore.open(StoreLocation(folder: tmp.url))
+        let task = try store.add(TaskDraft(title: "seen"))
+        let seen = task.versions[.title]
+        // Another process renames it meanwhile.
+        let other = try TaskStore.open(StoreLocation(folder: tmp.url))
+        _ = try other.edit(task.id, set: [(.title, .string("renamed elsewhere"))])
+        let outboxBefore = try store.outboxCount(after: 0)
+        #expect(throws: StaleWrite.self) {
+            try store.edit(task.id, set: [(.title, .string("from the prompt")), (.importance, .int(2))], expecting: [.title: seen])
+        }
+        let now = try #require(try store.task(task.id))
+        #expect(now.title == "renamed elsewhere")
+        #expect(now.importance == nil)
+        #expect(try store.outboxCount(after: 0) == outboxBefore)
+        // With the version it holds now, the edit goes through.
+        let result = try store.edit(task.id, set: [(.title, .string("from the prompt"))], expecting: [.title: now.versions[.title]])
+        #expect(result.task.title == "from the prompt")
+    }
+}

@@ -3,6 +3,7 @@ import Foundation
 import NextUpConfig
 import NextUpCore
 import NextUpStore
+import NextUpSync
 
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -49,6 +50,12 @@ struct DoctorCommand: ParsableCommand {
             } else {
                 let logs = ((try? FileManager.default.contentsOfDirectory(atPath: peer.path)) ?? []).filter { $0.hasPrefix("nextup-") && $0.hasSuffix(".log") }
                 peerLine = "\(peer.path) (\(logs.count) replica logs)"
+                let ownLog = peer.appendingPathComponent("nextup-\(try store.replicaID().rawValue).log").path
+                if FileManager.default.fileExists(atPath: ownLog, isDirectory: &isDir), isDir.boolValue {
+                    problems.append("\(ownLog) is a folder, not this replica's log; sync cannot write there")
+                } else {
+                    problems += SyncEngine(store: store, peerFolder: peer).diagnose()
+                }
             }
         }
 

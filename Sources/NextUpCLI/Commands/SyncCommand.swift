@@ -3,6 +3,7 @@ import Foundation
 import NextUpCore
 import NextUpStore
 import NextUpSync
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,6 +26,9 @@ struct SyncCommand: ParsableCommand {
     @Flag(name: .long, help: "Keep running: sync on local commits and peer changes until interrupted.")
     var watch = false
 
+    @Flag(name: .long, help: "Use this peer folder even though it is not the one this store synced with (a new share on purpose).")
+    var adoptFolder = false
+
     func run() throws {
         let context = try CommandContext.open(global)
         guard let peer = context.peerFolder else {
@@ -33,11 +37,16 @@ struct SyncCommand: ParsableCommand {
         // Watching, other processes (a TUI) write meanwhile: short transactions.
         let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot)
         if watch {
+            if adoptFolder { try syncOnce(engine) }
             try watchUntilInterrupted(engine, peer: peer)
             return
         }
+        try syncOnce(engine)
+    }
+
+    private func syncOnce(_ engine: SyncEngine) throws {
         do {
-            let report = try engine.syncOnce(full: full)
+            let report = try engine.syncOnce(full: full, adoptFolder: adoptFolder)
             report.lines.forEach { print($0) }
         } catch {
             throw CLIError(SyncError.describe(error))
@@ -69,9 +78,11 @@ struct SyncCommand: ParsableCommand {
     }
 }
 
-/// Prints one line per background cycle that did something, and errors once.
+/// Prints one line per background cycle that did something, and errors once;
+/// each notice (a file skipped as damaged, a repair) once.
 private final class WatchPrinter: Sendable {
     let engine: SyncEngine
+    private let printed = Mutex<Set<String>>([])
     init(engine: SyncEngine) { self.engine = engine }
 
     func cycleEnded() {
@@ -84,6 +95,7 @@ private final class WatchPrinter: Sendable {
             let time = ISO8601DateFormatter().string(from: Date())
             print("\(time) synced: \(status.peersSeen) peer\(status.peersSeen == 1 ? "" : "s"), \(status.pendingLocalChanges) local change\(status.pendingLocalChanges == 1 ? "" : "s") pending")
             if let skew = status.skewWarning { print("warning: \(skew)") }
+            for notice in status.notices where printed.withLock({ $0.insert(notice).inserted }) { print(notice) }
         }
         fflush(nil)
     }

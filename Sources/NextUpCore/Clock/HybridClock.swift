@@ -6,10 +6,32 @@
 /// previously returned or passed to ``observe(_:)``. Hence an edit made after
 /// seeing a value always carries a higher version than that value, whatever the
 /// two machines' wall clocks say.
+///
+/// The sane future (DESIGN.md §2): a timestamp more than ``maxAhead`` (a year)
+/// ahead of the local physical clock cannot come from a working machine. Such
+/// a version is refused as damaged wherever it would enter the store (a log
+/// line, an import), so a clock never observes it; a store that observed one
+/// before this rule existed is repaired when it opens.
 public struct HybridClock: Sendable, Equatable {
     /// How far ahead of local time a remote timestamp may be before it is
-    /// reported as clock skew (it is accepted either way).
+    /// reported as clock skew (it is accepted either way, up to ``maxAhead``).
     public static let skewTolerance: Int64 = 60_000
+    /// How far ahead of local time a timestamp may be at all: one year
+    /// (366 days). Beyond it, a version is damaged and refused.
+    public static let maxAhead: Int64 = 366 * 86_400_000
+
+    /// Whether `timestamp` lies beyond the sane future as seen at physical
+    /// time `now` (ms): more than ``maxAhead`` ahead. Never traps.
+    public static func isBeyondSaneFuture(_ timestamp: HybridTimestamp, now: Int64) -> Bool {
+        timestamp > saneFutureLimit(now: now)
+    }
+
+    /// The greatest timestamp within the sane future at physical time `now`.
+    public static func saneFutureLimit(now: Int64) -> HybridTimestamp {
+        let (limit, overflow) = now.addingReportingOverflow(maxAhead)
+        if overflow || limit >= HybridTimestamp.maxMillis { return .greatest }
+        return HybridTimestamp(millis: limit, counter: 0xFFFF)
+    }
 
     public private(set) var last: HybridTimestamp
 
@@ -30,7 +52,8 @@ public struct HybridClock: Sendable, Equatable {
     /// Milliseconds by which `remote` is ahead of physical time `now`, when that
     /// exceeds ``skewTolerance``; nil otherwise.
     public static func skew(of remote: HybridTimestamp, now: Int64) -> Int64? {
-        let ahead = remote.millis - now
+        let (ahead, overflow) = remote.millis.subtractingReportingOverflow(now)
+        if overflow { return now < 0 ? Int64.max : nil }
         return ahead > skewTolerance ? ahead : nil
     }
 }

@@ -14,6 +14,9 @@
 ///   repeated sync is always harmless.
 ///
 /// Malformed values (``TaskField/accepts(_:)`` false) are rejected, not merged.
+/// Two different values under one version (possible only after a store was
+/// restored from a backup) are ordered by ``valueOrder(_:_:)``, so the merge
+/// stays a maximum over a total order.
 public enum Merge {
     /// The outcome of applying one change.
     public enum Outcome: Equatable, Sendable {
@@ -35,24 +38,81 @@ public enum Merge {
     public static func apply(_ change: FieldChange, to task: inout TaskItem) -> Outcome {
         precondition(task.id == change.task, "a change applies to its own task only")
         guard change.field.accepts(change.value) else { return .rejected }
-        guard wins(change.version, over: task.versions[change.field]) else { return .superseded }
+        let current = task.versions[change.field]
+        guard wins(change.version, over: current)
+            || (change.version == current && valueOrder(task.value(of: change.field), change.value)) else { return .superseded }
         task.set(change.field, to: change.value)
         task.versions[change.field] = change.version
         return .applied
+    }
+
+    /// Breaks a tie between two *different* writes carrying the same version
+    /// — which one replica never makes, but a store restored from a backup
+    /// can (its clock went back, and it wrote again under its id what a lost
+    /// write had used): the value first in a fixed order (kind, then bytes)
+    /// loses, so that every replica keeps the same one.
+    static func valueOrder(_ a: FieldValue, _ b: FieldValue) -> Bool {
+        func rank(_ v: FieldValue) -> Int {
+            switch v { case .null: 0; case .bool: 1; case .int: 2; case .string: 3 }
+        }
+        switch (a, b) {
+        case (.bool(let x), .bool(let y)): return !x && y
+        case (.int(let x), .int(let y)): return x < y
+        case (.string(let x), .string(let y)): return x.utf8.lexicographicallyPrecedes(y.utf8)
+        default: return rank(a) < rank(b)
+        }
+    }
+
+    /// What merging a batch of changes did.
+    public struct Tally: Sendable, Equatable {
+        /// Changes that won and were written.
+        public var applied = 0
+        /// Changes already held at that version or a newer one.
+        public var superseded = 0
+        /// Changes with a value their field does not accept (never written).
+        public var rejected = 0
+        /// The tasks that changed, in first-change order.
+        public var changedTasks: [TaskID] = []
+        /// Changes that won although the local replica's own id wrote them:
+        /// that replica never made them, so another store uses the same id
+        /// (it was copied). Changes already held are not counted.
+        public var foreignChangesUnderOwnID = 0
+        /// The greatest timestamp among the changes (zero when none).
+        public var newestTimestamp: HybridTimestamp = .zero
+
+        public init() {}
+    }
+
+    /// The batch merge: applies `changes`, in order, to the tasks keyed by id
+    /// (making the unknown ones), and tallies what happened. The store and
+    /// every fake persist `tasks[id]` for each id in ``Tally/changedTasks``.
+    ///
+    /// - Parameter localReplica: the merging replica's id, to count changes
+    ///   made under it elsewhere (``Tally/foreignChangesUnderOwnID``).
+    public static func apply<S: Sequence>(_ changes: S, to tasks: inout [TaskID: TaskItem],
+                                          localReplica: ReplicaID?) -> Tally where S.Element == FieldChange {
+        var tally = Tally()
+        var changed: Set<TaskID> = []
+        for change in changes {
+            if change.version.timestamp > tally.newestTimestamp { tally.newestTimestamp = change.version.timestamp }
+            var task = tasks[change.task] ?? TaskItem(id: change.task)
+            switch apply(change, to: &task) {
+            case .applied:
+                tally.applied += 1
+                if change.version.replica == localReplica { tally.foreignChangesUnderOwnID += 1 }
+                if changed.insert(change.task).inserted { tally.changedTasks.append(change.task) }
+                tasks[change.task] = task
+            case .superseded: tally.superseded += 1
+            case .rejected: tally.rejected += 1
+            }
+        }
+        return tally
     }
 
     /// Applies many changes to a set of tasks keyed by id; returns the ids of
     /// the tasks that changed.
     @discardableResult
     public static func apply<S: Sequence>(_ changes: S, to tasks: inout [TaskID: TaskItem]) -> Set<TaskID> where S.Element == FieldChange {
-        var changed: Set<TaskID> = []
-        for change in changes {
-            var task = tasks[change.task] ?? TaskItem(id: change.task)
-            if apply(change, to: &task) == .applied {
-                tasks[change.task] = task
-                changed.insert(change.task)
-            }
-        }
-        return changed
+        Set(apply(changes, to: &tasks, localReplica: nil).changedTasks)
     }
 }

@@ -1,35 +1,63 @@
 /// Validation of the free-text fields: title, notes, category.
+///
+/// Each text has a limit in characters (what a person sees) *and* in bytes of
+/// UTF-8 (what the peer-folder log carries: one character can take any number
+/// of bytes, e.g. a letter with many combining accents). The byte limits keep
+/// every accepted value, even with every byte escaped six-fold in JSON
+/// (`\u0001`), inside one log line (DESIGN.md §5, "Size"); a value beyond
+/// them is refused where it enters, never written and then skipped by readers.
 public enum TaskText {
     public static let maxTitleLength = 1_000
     public static let maxNotesLength = 100_000
     public static let maxCategoryLength = 100
+    /// Other short texts (`source`, `external_id`).
+    public static let maxLabelLength = 1_000
+    public static let maxTitleBytes = 4_096
+    public static let maxNotesBytes = 512 * 1_024
+    public static let maxCategoryBytes = 400
+    public static let maxLabelBytes = 4_096
+
+    /// Whether `text` is within `characters` characters and `bytes` bytes of
+    /// UTF-8 (bytes first: cheap, and bounds the character count's cost).
+    public static func fits(_ text: String, characters: Int, bytes: Int) -> Bool {
+        text.utf8.count <= bytes && text.count <= characters
+    }
+
+    /// Throws the one-line refusal for a text of `name` beyond its limits.
+    static func check(_ text: String, _ name: String, characters: Int, bytes: Int) throws {
+        if text.utf8.count > bytes {
+            throw TaskInputError("\(name) is too long to sync: \(text.utf8.count) bytes of UTF-8 (at most \(bytes))")
+        }
+        if text.count > characters { throw TaskInputError("\(name) is longer than \(characters) characters") }
+    }
 
     /// Trims, folds newlines (and other line breaks) to spaces; refuses empty.
     public static func title(_ text: String) throws -> String {
         let folded = foldLines(text).trimmingWhitespaceAndNewlines()
         guard !folded.isEmpty else { throw TaskInputError("title must not be empty") }
-        guard folded.count <= maxTitleLength else {
-            throw TaskInputError("title is longer than \(maxTitleLength) characters")
-        }
+        try check(folded, "title", characters: maxTitleLength, bytes: maxTitleBytes)
         return folded
     }
 
     /// Notes keep their line breaks; trailing white space is trimmed.
     public static func notes(_ text: String) throws -> String {
-        guard text.count <= maxNotesLength else {
-            throw TaskInputError("notes are longer than \(maxNotesLength) characters")
-        }
-        return text.trimmingWhitespaceAndNewlines()
+        let trimmed = text.trimmingWhitespaceAndNewlines()
+        try check(trimmed, "notes", characters: maxNotesLength, bytes: maxNotesBytes)
+        return trimmed
     }
 
     /// A category name: one line, trimmed, not empty.
     public static func category(_ text: String) throws -> String {
         let folded = foldLines(text).trimmingWhitespaceAndNewlines()
         guard !folded.isEmpty else { throw TaskInputError("category must not be empty (use 'none' to clear it)") }
-        guard folded.count <= maxCategoryLength else {
-            throw TaskInputError("category is longer than \(maxCategoryLength) characters")
-        }
+        try check(folded, "category", characters: maxCategoryLength, bytes: maxCategoryBytes)
         return folded
+    }
+
+    /// A short label (`source`, `external_id`): kept as given, within limits.
+    public static func label(_ text: String, name: String) throws -> String {
+        try check(text, name, characters: maxLabelLength, bytes: maxLabelBytes)
+        return text
     }
 
     static func foldLines(_ text: String) -> String {

@@ -109,8 +109,8 @@ extension TaskStore {
             fields.append((.due, try r.due.map { .string(try DueDate.parse($0).description) } ?? .null))
             fields.append((.deleted, .bool(r.deleted ?? false)))
             if let created { fields.append((.created, .int(created))) }
-            if let source = r.source { fields.append((.source, .string(source))) }
-            if let ext = r.externalID { fields.append((.externalID, .string(ext))) }
+            if let source = r.source { fields.append((.source, .string(try TaskText.label(source, name: "source")))) }
+            if let ext = r.externalID { fields.append((.externalID, .string(try TaskText.label(ext, name: "external_id")))) }
             for (name, value) in (r.extra ?? [:]).sorted(by: { $0.key < $1.key }) {
                 guard let field = TaskField(rawValue: name), !field.isKnown, field.tagName == nil, field.accepts(value) else {
                     throw fail("'extra' holds '\(Sanitizer.visible(name))', which is not a field this build can keep")

@@ -13,25 +13,8 @@ extension TaskStore {
     /// Every sync-state key in `meta` starts with this.
     public static let syncKeyPrefix = "sync."
 
-    /// What merging a batch of remote changes did.
-    public struct RemoteMergeResult: Sendable, Equatable {
-        /// Changes that won and were written.
-        public var applied = 0
-        /// Changes already held at that version or a newer one.
-        public var superseded = 0
-        /// Changes with a value their field does not accept (never written).
-        public var rejected = 0
-        /// The tasks that changed, in first-change order.
-        public var changedTasks: [TaskID] = []
-        /// Changes that won although this replica's own id wrote them: this
-        /// store never made them, so another store uses the same id (it was
-        /// copied). Changes already held are not counted.
-        public var foreignChangesUnderOwnID = 0
-        /// The greatest timestamp among the changes (zero when none).
-        public var newestTimestamp: HybridTimestamp = .zero
-
-        public init() {}
-    }
+    /// What merging a batch of remote changes did (Core's batch merge tally).
+    public typealias RemoteMergeResult = Merge.Tally
 
     /// Merges remote changes field by field and applies sync-state updates, in
     /// one IMMEDIATE transaction.
@@ -49,32 +32,14 @@ extension TaskStore {
         precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
         return try syncTransaction(records: changes.count) { db in
             let replica = try Self.replicaID(db)
-            var result = RemoteMergeResult()
-            var order: [TaskID] = []
-            var byTask: [TaskID: [FieldChange]] = [:]
-            for change in changes {
-                if byTask[change.task] == nil { order.append(change.task) }
-                byTask[change.task, default: []].append(change)
-                if change.version.timestamp > result.newestTimestamp { result.newestTimestamp = change.version.timestamp }
+            // Load the tasks the changes touch, merge in Core, save what changed.
+            var tasks: [TaskID: TaskItem] = [:]
+            var looked: Set<TaskID> = []
+            for change in changes where looked.insert(change.task).inserted {
+                if let task = try TaskRow.fetchOne(db, id: change.task) { tasks[change.task] = task }
             }
-            for id in order {
-                var task = try TaskRow.fetchOne(db, id: id) ?? TaskItem(id: id)
-                var changed = false
-                for change in byTask[id]! {
-                    switch Merge.apply(change, to: &task) {
-                    case .applied:
-                        result.applied += 1
-                        changed = true
-                        if change.version.replica == replica { result.foreignChangesUnderOwnID += 1 }
-                    case .superseded: result.superseded += 1
-                    case .rejected: result.rejected += 1
-                    }
-                }
-                if changed {
-                    try TaskRow.save(task, db)
-                    result.changedTasks.append(id)
-                }
-            }
+            let result = Merge.apply(changes, to: &tasks, localReplica: replica)
+            for id in result.changedTasks { try TaskRow.save(tasks[id]!, db) }
             if result.newestTimestamp > .zero {
                 let last = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
                 if result.newestTimestamp.rawValue > last {
@@ -117,6 +82,24 @@ extension TaskStore {
             try db.execute(sql: "DELETE FROM outbox WHERE seq <= ?", arguments: [seq])
             try Self.applySyncState(state, db)
         }
+    }
+
+    /// The sync-state key of the peer folder's identity (DESIGN.md §5).
+    static let peerFolderKey = syncKeyPrefix + "peer-folder"
+
+    /// The id of the peer folder this store syncs through, as its marker file
+    /// named it when this store first used it; nil before the first sync (or
+    /// for a store from before markers existed).
+    public func rememberedPeerFolderID() throws -> String? {
+        try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.peerFolderKey])
+        }
+    }
+
+    /// Remembers the id of the peer folder's marker: from now on a folder
+    /// without this marker is refused as unmounted or replaced.
+    public func rememberPeerFolderID(_ id: String) throws {
+        try syncTransaction { db in try Self.applySyncState([Self.peerFolderKey: id], db) }
     }
 
     /// The newest outbox sequence number (0 when the outbox is empty).

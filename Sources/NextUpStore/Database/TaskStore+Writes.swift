@@ -60,7 +60,13 @@ extension TaskStore {
     ///   ``placeInNextUp(_:_:)``); when given, `nextUp` is ignored.
     /// - Throws: ``StoreError/unknownTask(_:)``; for a place, the errors of
     ///   ``placeInNextUp(_:_:)``.
-    public func edit(_ id: TaskID, set fields: [(TaskField, FieldValue)], nextUp: Bool? = nil, place: NextUpPlace? = nil) throws -> WriteResult {
+    ///
+    /// - Parameter expecting: per field, the version the caller saw (nil: the
+    ///   field had never been written). When one of the fields to change has
+    ///   moved on since, nothing is written and ``StaleWrite`` is thrown,
+    ///   naming the value the field holds now.
+    public func edit(_ id: TaskID, set fields: [(TaskField, FieldValue)], nextUp: Bool? = nil, place: NextUpPlace? = nil,
+                     expecting: [TaskField: Version?] = [:]) throws -> WriteResult {
         try writeSession { session in
             guard var task = try TaskRow.fetchOne(session.db, id: id) else { throw StoreError.unknownTask(id.rawValue) }
             var all = fields
@@ -72,7 +78,7 @@ extension TaskStore {
             } else if let nextUp, nextUp != task.isNextUp {
                 all.append((.nextUp, nextUp ? .string(try Self.bottomOfNextUp(session.db)) : .null))
             }
-            let changes = try session.write(all, to: &task)
+            let changes = try session.write(all, to: &task, expecting: expecting)
             for (other, key) in others {
                 guard var neighbour = try TaskRow.fetchOne(session.db, id: other) else { continue }
                 _ = try session.write([(.nextUp, .string(key))], to: &neighbour)

@@ -67,6 +67,7 @@ public final class TaskStore: Sendable {
             queue = try DatabaseQueue(path: path, configuration: config)
             try queue.read { db in try verifyOpened(db, path: path) }
             try StoreSchema.migrator.migrate(queue)
+            try repairFarFutureVersionsIfNeeded(queue, now: clock.nowMillis())
             try queue.writeWithoutTransaction { db in
                 if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
                     try db.execute(sql: "PRAGMA journal_mode = WAL")
@@ -204,6 +205,9 @@ public final class TaskStore: Sendable {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notANextupDatabase(path: path)
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR:
             return .notWritable(path: folder, reason: error.message ?? "\(error.resultCode)")
+        case .SQLITE_FULL:
+            // This transaction wrote nothing; earlier ones (a sync's merged batches) stay.
+            return .notWritable(path: folder, reason: "the disk is full; free some space and try again")
         default: return .database(error.message ?? "\(error)")
         }
     }

@@ -6,10 +6,9 @@ import NextUpCore
 /// once from `meta` and saved back at the end, so that many tasks can be
 /// written in one transaction (an import of 100,000) at the cost of one.
 ///
-/// Contract: ``write(_:to:timestamp:)`` is the only place local versions are
-/// made. It is conditional — a field already holding the value is skipped —
-/// and every version it makes is greater than every version the store holds
-/// for that field, so an edit made after seeing a value always wins over it.
+/// Contract: ``write(_:to:timestamp:expecting:)`` persists what Core's
+/// ``LocalEdit`` (the one place local versions are made) returns: conditional,
+/// after what it saw, checked against the version its caller saw.
 struct WriteSession {
     let db: Database
     let replica: ReplicaID
@@ -24,39 +23,25 @@ struct WriteSession {
         self.now = physical.nowMillis()
     }
 
-    /// Writes `fields` to `task` where they differ, saves the row and records
-    /// the changes in the outbox. Returns the changes made (empty: nothing).
+    /// Writes `fields` to `task` where they differ (Core's ``LocalEdit``),
+    /// saves the row and records the changes in the outbox. Returns the
+    /// changes made (empty: nothing).
     ///
-    /// - Parameter timestamp: use this physical time for the versions of a
-    ///   task being created from an import (keeps `modified` across
-    ///   export/import); the clock still moves past it.
-    mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil) throws -> [FieldChange] {
-        // A field never written holds its default (unset, empty, not
-        // deleted); asking for that value is no change either.
-        let differing = fields.filter { field, value in task.value(of: field) != value }
-        guard !differing.isEmpty else { return [] }
-        for (field, value) in differing where !field.accepts(value) {
-            throw TaskInputError("'\(Sanitizer.visible(value.description))' is not a valid \(field.rawValue)")
-        }
-        if let newest = task.versions.values.max() { clock.observe(newest.timestamp) }
-        let ts: HybridTimestamp
-        if let timestamp, task.versions.isEmpty {
-            // A new task from an import keeps its recorded time; the clock moves past it.
-            ts = HybridTimestamp(millis: timestamp)
-            clock.observe(ts)
-        } else {
-            ts = clock.tick(now: now)
-        }
-        let version = Version(timestamp: ts, replica: replica)
-        var changes: [FieldChange] = []
-        for (field, value) in differing {
-            task.set(field, to: value)
-            task.versions[field] = version
-            changes.append(FieldChange(task: task.id, field: field, value: value, version: version))
-        }
+    /// - Parameters:
+    ///   - timestamp: for a task being created from an import, the time its
+    ///     record was last modified (see ``LocalEdit/apply(_:to:clock:replica:now:importedAt:expecting:)``).
+    ///   - expecting: per field, the version the caller saw; a field that
+    ///     moved on since throws ``StaleWrite`` and nothing is written.
+    mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil,
+                        expecting: [TaskField: Version?] = [:]) throws -> [FieldChange] {
+        let outcome = try LocalEdit.apply(fields, to: task, clock: clock, replica: replica, now: now,
+                                          importedAt: timestamp, expecting: expecting)
+        guard !outcome.changes.isEmpty else { return [] }
+        task = outcome.task
+        clock = outcome.clock
         try TaskRow.save(task, db)
-        try Outbox.append(changes, task: task.id, db)
-        return changes
+        try Outbox.append(outcome.changes, task: task.id, db)
+        return outcome.changes
     }
 
     /// Saves the clock; call once before the transaction commits.

@@ -1,3 +1,4 @@
+import Synchronization
 import NextUpCore
 import NextUpStore
 
@@ -5,23 +6,34 @@ import NextUpStore
 /// threads and no locks of its own: ``SyncEngine`` adds those.
 ///
 /// A cycle, in order:
+/// 0. **Folder identity.** The folder's marker must be the one this store
+///    remembers (``FolderIdentity``); a folder that lost it (an unmounted
+///    share, a replaced folder) is refused before anything is written.
 /// 1. **Own log check.** Cheap when nothing is odd (one `stat`). A missing own
 ///    log, one replaced by another generation or shrunk, is read as input and
 ///    then rewritten from the store; bytes beyond what this replica wrote are
-///    read as input (a torn tail is cut away).
+///    read as input (a torn tail is cut away). On a full cycle, or when the
+///    file was written since this replica's last write although its size and
+///    inode are unchanged (an in-place overwrite), every line's checksum is
+///    verified; a damaged log is rewritten from the store.
 /// 2. **Download.** For every other replica's log, the bytes after this
 ///    replica's cursor for it, merged chunk by chunk, each chunk in one store
 ///    transaction that also advances the cursor. A file is read from its
 ///    start when there is no cursor, the generation changed, the file shrank,
 ///    the cursor is otherwise invalid, or `full` is asked. Conflict copies
 ///    are read whole. Damage is skipped and reported.
+///    When a peer's log was re-read because it shrank, started a new
+///    generation or no longer ends with the line this replica read last
+///    (its writer was restored from a backup), the changes this store holds
+///    under that peer's id and the log no longer holds are collected.
 /// 3. **Copy detection.** A remote change that wins although it carries this
 ///    replica's own id was made by another store with the same id: this store
 ///    takes a new id (keeping everything) and starts a new log.
 /// 4. **Upload.** Local changes since the last upload, appended in one write
 ///    plus fsync; then the changes learnt from conflict copies are published
-///    the same way and the copies renamed aside; then compaction when the log
-///    has grown well past its last snapshot.
+///    the same way and the copies renamed aside, and the changes a peer's log
+///    lost (step 2) are re-published with their original versions; then
+///    compaction when the log has grown well past its last snapshot.
 ///
 /// Every step is idempotent, so a cycle cut short at any point (a crash, a
 /// kill) is completed by the next one, and nothing is lost. A cycle with
@@ -31,6 +43,9 @@ public final class SyncCycle: Sendable {
     public let folder: any PeerFolder
     public let clock: any PhysicalClock
     public let options: SyncOptions
+    /// The marker file last read, and what it held: a cycle re-reads it only
+    /// when the file changed.
+    let markerSeen = Mutex<(info: PeerFileInfo, marker: FolderIdentity.Marker)?>(nil)
 
     public init(storage: any SyncStorage, folder: any PeerFolder, clock: any PhysicalClock = SystemClock(), options: SyncOptions = SyncOptions()) {
         self.storage = storage
@@ -39,30 +54,53 @@ public final class SyncCycle: Sendable {
         self.options = options
     }
 
-    private var reader: LogFileReader { LogFileReader(folder: folder) }
+    /// Reads peer files, refusing versions beyond the sane future
+    /// (``HybridClock/maxAhead`` past this machine's clock) as damaged.
+    private var reader: LogFileReader {
+        LogFileReader(folder: folder, notAfter: HybridClock.saneFutureLimit(now: clock.nowMillis()))
+    }
 
     /// Runs a whole cycle.
     ///
     /// - Throws: ``PeerFolderError`` when the folder is missing or unusable,
     ///   ``StoreError`` when the store fails. Damaged peer files never throw.
-    public func run(full: Bool = false) throws -> SyncReport {
-        try perform(download: true, full: full)
+    public func run(full: Bool = false, adoptFolder: Bool = false) throws -> SyncReport {
+        try perform(download: true, full: full, adoptFolder: adoptFolder)
     }
 
     /// Publishes local changes to this replica's log without reading the
     /// other logs: what a command calls after it changed tasks.
     public func publish() throws -> SyncReport {
-        try perform(download: false, full: false)
+        try perform(download: false, full: false, adoptFolder: false)
     }
 
-    private func perform(download: Bool, full: Bool) throws -> SyncReport {
+    private func perform(download: Bool, full: Bool, adoptFolder: Bool) throws -> SyncReport {
         try folder.checkAvailable()
         var report = SyncReport()
         var me = try storage.replicaID()
         let listing = try folder.list()
         let byName = Dictionary(listing.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
 
-        let ownLogProblem = try checkOwnLog(me, byName[LogFormat.fileName(for: me)], &report)
+        switch try folderIdentity(me, listing, adopt: adoptFolder).verdict(now: clock.nowMillis()) {
+        case .same:
+            break
+        case .refuse(let why):
+            throw PeerFolderError.unmountedOrReplaced(path: folder.location, why: why)
+        case .accept(let write, let remember):
+            var id = remember
+            if let write {
+                try folder.replace(PeerFolderMarker.fileName) { try $0(write.encodedLine()) }
+                // Another process may have written one at the same moment: keep what is there.
+                if case .intact(let there) = try readMarker(present: true) { id = there.id }
+            }
+            if let id, id != (try storage.peerFolderID()) { try storage.rememberPeerFolder(id: id) }
+        }
+        folder.removeLeftovers(of: LogFormat.fileName(for: me))
+
+        // On a full cycle, what this replica's own log carries for others
+        // (changes it re-published): not to be re-published again.
+        var ownLogHolds: Set<Int>? = full ? [] : nil
+        let ownLogProblem = try checkOwnLog(me, byName[LogFormat.fileName(for: me)], verify: full, holds: &ownLogHolds, &report)
         // When the own log already showed another store writing under this
         // id, leave that file to it: step 3 moves this store to a new id.
         if let reason = ownLogProblem, report.foreignChangesUnderOwnID == 0 {
@@ -71,6 +109,7 @@ public final class SyncCycle: Sendable {
 
         var republish: [FieldChange] = []
         var conflictCopies: [String] = []
+        var reread: [ReplicaID: (file: String, held: Set<Int>)] = [:]
         if download {
             let cursors = try storage.cursors()
             for info in listing {
@@ -79,7 +118,9 @@ public final class SyncCycle: Sendable {
                     case .log(let replica) where replica == me:
                         continue
                     case .log(let replica):
-                        try readPeerLog(info, replica: replica, cursor: full ? nil : cursors[info.name], full: full, me: me, &report)
+                        if let held = try readPeerLog(info, replica: replica, cursor: cursors[info.name], full: full, me: me, &report) {
+                            reread[replica] = (info.name, held)
+                        }
                     case .conflictCopy:
                         if let changes = try readConflictCopy(info, me: me, &report) {
                             republish += changes
@@ -108,7 +149,17 @@ public final class SyncCycle: Sendable {
             try rewriteOwnLog(me, reason: .copiedStore, previous: previous, &report)
         }
 
+        // A log rewritten from the store in this cycle holds everything already.
+        let lost = report.ownLogRewritten == nil ? try changesLost(from: reread, exceptHeldBy: ownLogHolds ?? []) : []
+
         try upload(me, &report)
+
+        if !lost.isEmpty {
+            try appendToOwnLog(me, LogRecord.grouping(lost), &report)
+            for change in lost {
+                if let file = reread[change.version.replica]?.file { report.republished[file, default: 0] += 1 }
+            }
+        }
 
         if !conflictCopies.isEmpty {
             try appendToOwnLog(me, LogRecord.grouping(republish), &report)
@@ -130,11 +181,35 @@ public final class SyncCycle: Sendable {
         return report
     }
 
+    /// What a sync would run into, in plain words, without writing anything
+    /// (for `doctor`): a peer folder that is missing, unusable, or looks
+    /// unmounted or replaced; this replica's log damaged or not a file.
+    public func diagnose() -> [String] {
+        do {
+            if let problem = try folderProblem() { return [problem] }
+            let me = try storage.replicaID()
+            let name = LogFormat.fileName(for: me)
+            guard let state = try storage.ownLogState(), state.replica == me.rawValue else { return [] }
+            var unused: Set<Int>? = nil
+            guard let info = try folder.info(name) else {
+                if try folder.list().isEmpty { return [] }
+                return ["this replica's log \(name) is missing or not a regular file in \(folder.location); the next sync rewrites it, or fails if something else is in its place"]
+            }
+            if case .success(let (_, headerEnd)) = reader.header(of: name),
+               try linesIntact(name, owner: me, from: headerEnd, upTo: min(info.size, state.end), holds: &unused) {
+                return []
+            }
+            return ["this replica's log \(name) is damaged (checksum mismatch); `nextup sync --full` rewrites it from the store"]
+        } catch {
+            return [SyncError.describe(error)]
+        }
+    }
+
     // MARK: - Own log
 
     /// Checks this replica's own log against what the store says it wrote.
     /// Returns why it must be rewritten, or nil when it can be appended to.
-    private func checkOwnLog(_ me: ReplicaID, _ info: PeerFileInfo?, _ report: inout SyncReport) throws -> SyncReport.RewriteReason? {
+    private func checkOwnLog(_ me: ReplicaID, _ info: PeerFileInfo?, verify: Bool, holds: inout Set<Int>?, _ report: inout SyncReport) throws -> SyncReport.RewriteReason? {
         let name = LogFormat.fileName(for: me)
         guard var state = try storage.ownLogState(), state.replica == me.rawValue else {
             // Never written by this store. A file under this name holds
@@ -143,7 +218,10 @@ public final class SyncCycle: Sendable {
             return info == nil ? .firstSync : .replaced
         }
         guard let info else { return .missing }
-        if info.size == state.end && info.identity == state.identity { return nil }
+        // Written in place, or replaced by another file of the same size: the
+        // content may not be what this replica wrote.
+        let writtenSince = state.modified.map { $0 != info.modified } ?? false || info.identity != state.identity
+        if info.size == state.end && !writtenSince && !verify { return nil }
 
         let header: LogHeader
         let headerEnd: Int64
@@ -158,6 +236,11 @@ public final class SyncCycle: Sendable {
             try readAsInput(info, me: me, from: nil, &report)
             return .replaced
         }
+        if (verify || writtenSince), try !linesIntact(name, owner: me, from: headerEnd, upTo: state.end, holds: &holds) {
+            // Read what is still good (a copy may have written there), then rewrite.
+            try readAsInput(info, me: me, from: nil, &report)
+            return .damaged
+        }
         if info.size > state.end {
             // Lines beyond this replica's last write: its own lines from a
             // write cut short before the store recorded it, a torn tail, or
@@ -168,9 +251,28 @@ public final class SyncCycle: Sendable {
             }
             state.end = end
         }
-        state.identity = try folder.info(name)?.identity ?? info.identity
+        let now = try folder.info(name) ?? info
+        state.identity = now.identity
+        state.modified = now.modified
         try storage.saveOwnLogState(state)
         return nil
+    }
+
+    /// Whether every line of this replica's own log between `start` and
+    /// `end` is intact (checksum, UTF-8, shape): the writer's own check.
+    /// With `holds`, also collects the ``heldKey(_:)`` of every change in
+    /// those lines written by another replica (what this one re-published).
+    private func linesIntact(_ name: String, owner: ReplicaID, from start: Int64, upTo end: Int64, holds: inout Set<Int>?) throws -> Bool {
+        var intact = true
+        var collected = holds
+        let outcome = try reader.readLines(of: name, owner: owner, from: start, upTo: end) { scan in
+            if !scan.issues.isEmpty { intact = false }
+            if collected != nil {
+                for record in scan.records { for change in record.changes where change.version.replica != owner { collected!.insert(Self.heldKey(change)) } }
+            }
+        }
+        holds = collected
+        return intact && outcome.incompleteTail == nil
     }
 
     /// Reads a file as plain input (no cursor): its header, then its lines
@@ -208,9 +310,9 @@ public final class SyncCycle: Sendable {
                 })
             }
         }
-        let identity = try folder.info(LogFormat.fileName(for: me))?.identity ?? 0
-        let state = OwnLogState(replica: me.rawValue, generation: header.generation, end: size, identity: identity,
-                                snapshotSize: size, previousReplica: previous?.rawValue)
+        let written = try folder.info(LogFormat.fileName(for: me))
+        let state = OwnLogState(replica: me.rawValue, generation: header.generation, end: size, identity: written?.identity ?? 0,
+                                snapshotSize: size, previousReplica: previous?.rawValue, modified: written?.modified)
         if seq > 0 { try storage.recordUpload(through: seq, ownLog: state) } else { try storage.saveOwnLogState(state) }
         report.ownLogRewritten = reason
         report.uploaded += pending
@@ -239,7 +341,9 @@ public final class SyncCycle: Sendable {
                                    previousReplica: state.previousReplica.flatMap(ReplicaID.init))
             let before = state.end
             state.end = try LogWriter(folder: folder, owner: me).append(records, header: header)
-            state.identity = try folder.info(name)?.identity ?? state.identity
+            let written = try folder.info(name)
+            state.identity = written?.identity ?? state.identity
+            state.modified = written?.modified
             report.bytesWritten += max(0, state.end - before)
         }
         if let seq { try storage.recordUpload(through: seq, ownLog: state) } else { try storage.saveOwnLogState(state) }
@@ -247,50 +351,117 @@ public final class SyncCycle: Sendable {
 
     // MARK: - Other logs
 
-    private func readPeerLog(_ info: PeerFileInfo, replica: ReplicaID, cursor: PeerCursor?, full: Bool, me: ReplicaID, _ report: inout SyncReport) throws {
-        if let cursor, cursor.offset == info.size, cursor.identity == info.identity {
+    /// Reads a peer's log from this replica's cursor (from its start when
+    /// there is none, on a full cycle, or when the file is not the one the
+    /// cursor was made in). Returns, when the file was read from its start
+    /// on a full cycle or because its writer went back (it shrank, started a
+    /// new generation, or no longer ends with the line read last), the keys
+    /// (``heldKey(_:)``) of the changes under that writer's id the file
+    /// holds (none when its header is damaged); nil otherwise.
+    private func readPeerLog(_ info: PeerFileInfo, replica: ReplicaID, cursor: PeerCursor?, full: Bool, me: ReplicaID, _ report: inout SyncReport) throws -> Set<Int>? {
+        if !full, let cursor, cursor.offset == info.size, cursor.identity == info.identity {
             report.peers.insert(replica)
-            return
+            return nil
         }
         let header: LogHeader
         let headerEnd: Int64
         switch reader.header(of: info.name) {
         case .failure(let issue):
             note(issue, &report)
-            return
+            if full, case .notALog = issue.kind { return [] }
+            return nil
         case .success(let found):
             (header, headerEnd) = found
         }
         guard header.replica == replica else {
             report.issues.append(LogIssue(file: info.name, offset: nil, kind: .wrongReplica("its header names replica \(header.replica), not the one in its name")))
-            return
+            return nil
         }
         report.peers.insert(replica)
 
         var start = headerEnd
+        var wentBack: String?
+        var reread: String?
         if let cursor {
-            if cursor.generation != header.generation { report.fullReads[info.name] = "its writer started a new generation" }
-            else if info.size < cursor.offset { report.fullReads[info.name] = "the file shrank" }
-            else if cursor.offset < headerEnd { report.fullReads[info.name] = "the stored position was invalid" }
-            else { start = cursor.offset }
-        } else if full {
-            report.fullReads[info.name] = "full reconcile"
+            if cursor.generation != header.generation { wentBack = "its writer started a new generation" }
+            else if info.size < cursor.offset { wentBack = "the file shrank" }
+            else if cursor.offset < headerEnd { wentBack = "the stored position was invalid" }
+            else if let tail = cursor.tail, try tailMark(of: info.name, at: cursor.offset) != tail {
+                wentBack = "it no longer holds the line read last (rewritten or restored from a backup)"
+            } else if cursor.damaged == true && info.identity != cursor.identity {
+                // The damaged lines skipped before may be whole in this copy.
+                reread = "it had damaged lines and was replaced since"
+            } else if !full { start = cursor.offset }
         }
+        if let reason = wentBack ?? reread { report.fullReads[info.name] = reason } else if full { report.fullReads[info.name] = "full reconcile" }
 
         let trusted = header.previousReplica == me
         var consumed = false
+        var held: Set<Int> = []
+        // Whether lines skipped as damaged lie before the cursor being made.
+        var damaged = start > headerEnd && cursor?.damaged == true
         var localReport = report
-        let outcome = try reader.readLines(of: info.name, owner: replica, from: start, upTo: info.size) { scan in
-            try mergeInBatches(scan, file: info.name, cursor: { PeerCursor(generation: header.generation, offset: $0, identity: info.identity) },
-                               trusted: trusted, &localReport)
+        let name = info.name
+        let outcome = try reader.readLines(of: name, owner: replica, from: start, upTo: info.size) { scan in
+            if scan.issues.contains(where: \.isLineDamage) { damaged = true }
+            try mergeInBatches(scan, file: name, cursor: { offset in
+                PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
+                           tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil)
+            }, trusted: trusted, &localReport)
+            if wentBack != nil || full {
+                for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
+            }
             consumed = true
         }
         report = localReport
         if let tail = outcome.incompleteTail { report.issues.append(tail) }
-        let final = PeerCursor(generation: header.generation, offset: outcome.end, identity: info.identity)
+        let final = PeerCursor(generation: header.generation, offset: outcome.end, identity: info.identity,
+                               tail: try tailMark(of: name, at: outcome.end), damaged: damaged ? true : nil)
         if !consumed && final != cursor {
-            try storage.saveCursor(final, forPeerFile: info.name)
+            try storage.saveCursor(final, forPeerFile: name)
         }
+        return wentBack == nil && !full ? nil : held
+    }
+
+    /// The checksum of the line that ends at `offset` (its 8 hex digits),
+    /// read from the file: what a cursor remembers, so that a file rewritten
+    /// under the same generation is noticed. Nil when there is no such line.
+    private func tailMark(of name: String, at offset: Int64) throws -> String? {
+        let length = 8 + 3  // `xxxxxxxx"}` and the newline
+        guard offset >= Int64(length) else { return nil }
+        let bytes = try folder.read(name, at: offset - Int64(length), count: length)
+        guard bytes.count == length, bytes.suffix(3) == [UInt8(ascii: "\""), UInt8(ascii: "}"), 0x0A] else { return nil }
+        return String(decoding: bytes.prefix(8), as: UTF8.self)
+    }
+
+    /// Identifies one change (task, field, version, value) in a set. The
+    /// value counts: after a restore, two writes may share a version.
+    static func heldKey(_ change: FieldChange) -> Int {
+        var hasher = Hasher()
+        hasher.combine(change.task)
+        hasher.combine(change.field)
+        hasher.combine(change.version)
+        hasher.combine(change.value)
+        return hasher.finalize()
+    }
+
+    /// The changes this store holds under the id of a peer whose log was
+    /// re-read because it went back, and which that log no longer holds
+    /// (DESIGN.md §5, re-publish). One pass over the store.
+    private func changesLost(from reread: [ReplicaID: (file: String, held: Set<Int>)], exceptHeldBy ownLog: Set<Int>) throws -> [FieldChange] {
+        guard !reread.isEmpty else { return [] }
+        var lost: [FieldChange] = []
+        try storage.forEachTaskBatch { tasks in
+            for task in tasks {
+                for (field, version) in task.versions {
+                    guard let entry = reread[version.replica] else { continue }
+                    let change = FieldChange(task: task.id, field: field, value: task.value(of: field), version: version)
+                    let key = Self.heldKey(change)
+                    if !entry.held.contains(key) && !ownLog.contains(key) { lost.append(change) }
+                }
+            }
+        }
+        return lost
     }
 
     /// Reads a conflict copy whole; returns its good changes (to publish
@@ -315,14 +486,14 @@ public final class SyncCycle: Sendable {
     /// Merges one chunk's records, ``SyncOptions/mergeBatch`` records per
     /// transaction; with `cursor`, each transaction also stores the cursor
     /// just past its last record (the chunk's end for the last one).
-    private func mergeInBatches(_ scan: LogScan, file: String, cursor: ((Int64) -> PeerCursor)?, trusted: Bool, _ report: inout SyncReport) throws {
+    private func mergeInBatches(_ scan: LogScan, file: String, cursor: ((Int64) throws -> PeerCursor)?, trusted: Bool, _ report: inout SyncReport) throws {
         var start = 0
         repeat {
             let end = min(scan.records.count, start + options.mergeBatch)
             let last = end == scan.records.count
             let offset = last ? scan.end : scan.recordEnds[end - 1]
             let changes = scan.records[start..<end].flatMap(\.changes)
-            let result = try storage.merge(changes, cursor: cursor.map { (file, $0(offset)) })
+            let result = try storage.merge(changes, cursor: try cursor.map { (file, try $0(offset)) })
             tally(result, last ? scan.issues : [], file: file, trusted: trusted, &report)
             start = end
         } while start < scan.records.count

@@ -102,12 +102,18 @@ public final class SyncEngine: Sendable {
     ///   - lockTimeout: how long to wait for another process's cycle.
     /// - Throws: ``PeerFolderError`` (missing folder, a file instead of a
     ///   folder…), ``StoreError``, ``SyncError/busy(_:)``.
+    ///   - adoptFolder: use the peer folder even when it is not the one this
+    ///     store synced with (a new share on purpose): `sync --adopt-folder`.
     @discardableResult
-    public func syncOnce(full: Bool = false, lockTimeout: Double = 60) throws -> SyncReport {
+    public func syncOnce(full: Bool = false, adoptFolder: Bool = false, lockTimeout: Double = 60) throws -> SyncReport {
         try runLocked(lockTimeout: lockTimeout, fullCycle: full, readsPeers: true) {
-            try self.cycle.run(full: full)
+            try self.cycle.run(full: full, adoptFolder: adoptFolder)
         }
     }
+
+    /// What a sync would run into, in plain words (empty: nothing); writes
+    /// nothing. See ``SyncCycle/diagnose()``.
+    public func diagnose() -> [String] { cycle.diagnose() }
 
     /// Appends this store's pending local changes to its own log, without
     /// reading other logs: what a command calls after it changed tasks.
@@ -240,6 +246,7 @@ public final class SyncEngine: Sendable {
                 s.status.lastError = nil
                 s.status.pendingLocalChanges = pending
                 if readsPeers { s.status.peersSeen = report.peers.count }
+                s.status.notices = report.notices
                 if let (file, ahead) = report.clockSkew.max(by: { $0.value < $1.value }) {
                     s.status.skewWarning = "\(file) holds changes \(SyncReport.duration(ahead)) ahead of this machine's clock"
                 } else if fullCycle {

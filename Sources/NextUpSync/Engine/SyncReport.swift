@@ -7,6 +7,7 @@ public struct SyncReport: Sendable, Equatable {
         case firstSync = "first sync"
         case missing = "it was missing"
         case replaced = "it was replaced or damaged"
+        case damaged = "a line in it was damaged"
         case compaction = "compaction"
         case copiedStore = "the store was copied; new replica id"
     }
@@ -34,6 +35,9 @@ public struct SyncReport: Sendable, Equatable {
     public var clockSkew: [String: Int64] = [:]
     /// Remote changes under this replica's own id that this store never made.
     public var foreignChangesUnderOwnID = 0
+    /// Changes re-published because a peer's log no longer holds them (its
+    /// writer was restored from a backup), by that log's name.
+    public var republished: [String: Int] = [:]
     /// Bytes this cycle wrote to the peer folder.
     public var bytesWritten: Int64 = 0
 
@@ -44,19 +48,38 @@ public struct SyncReport: Sendable, Equatable {
 
     /// A human summary, one line each, for `nextup sync`.
     public var lines: [String] {
-        var out: [String] = []
         let peerWord = peers.count == 1 ? "peer" : "peers"
-        out.append("uploaded \(uploaded) change\(uploaded == 1 ? "" : "s"); merged \(merged) change\(merged == 1 ? "" : "s") into \(changedTasks.count) task\(changedTasks.count == 1 ? "" : "s") from \(peers.count) \(peerWord)")
-        if let reason = ownLogRewritten { out.append("rewrote this replica's log (\(reason.rawValue))") }
-        if let id = newReplicaID { out.append("this store is a copy of another one: it now uses replica id \(id) (nothing was lost)") }
+        var out = ["uploaded \(uploaded) change\(uploaded == 1 ? "" : "s"); merged \(merged) change\(merged == 1 ? "" : "s") into \(changedTasks.count) task\(changedTasks.count == 1 ? "" : "s") from \(peers.count) \(peerWord)"]
+        out += repairLines
         for (file, reason) in fullReads.sorted(by: { $0.key < $1.key }) { out.append("read \(file) from the start (\(reason))") }
-        for name in conflictCopiesMerged { out.append("merged conflict copy \(name) and renamed it aside") }
+        out += mergeLines
         for (file, ahead) in clockSkew.sorted(by: { $0.key < $1.key }) {
             out.append("warning: \(file) holds changes \(Self.duration(ahead)) ahead of this machine's clock (merged anyway); check the clocks")
         }
-        for issue in issues { out.append("skipped: \(issue.description)") }
+        out += skippedLines
         return out
     }
+
+    /// The lines worth a word even in the background (`sync --watch`): what
+    /// was repaired, re-published or renamed aside, and what was skipped.
+    public var notices: [String] { repairLines + mergeLines + skippedLines }
+
+    private var repairLines: [String] {
+        var out: [String] = []
+        if let reason = ownLogRewritten { out.append("rewrote this replica's log (\(reason.rawValue))") }
+        if let id = newReplicaID { out.append("this store is a copy of another one: it now uses replica id \(id) (nothing was lost)") }
+        return out
+    }
+
+    private var mergeLines: [String] {
+        var out = conflictCopiesMerged.map { "merged conflict copy \($0) and renamed it aside" }
+        for (file, count) in republished.sorted(by: { $0.key < $1.key }) {
+            out.append("re-published \(count) change\(count == 1 ? "" : "s") that \(file) no longer holds (its machine lost them, e.g. restored from a backup)")
+        }
+        return out
+    }
+
+    private var skippedLines: [String] { issues.map { "skipped: \($0.description)" } }
 
     static func duration(_ millis: Int64) -> String {
         let seconds = millis / 1000

@@ -17,6 +17,9 @@ public struct SyncStatus: Sendable, Equatable {
     public var watchProblem: String?
     /// Whether a cycle is running right now.
     public var isSyncing = false
+    /// What the last cycle repaired, re-published or skipped, in plain words
+    /// (``SyncReport/notices``): damaged files are never silent.
+    public var notices: [String] = []
 
     public init() {}
 

@@ -30,10 +30,15 @@ public struct LogDecoder {
     /// before falling back to `JSONDecoder`. Off only in tests, to compare.
     var readsWrittenForm = true
     private let replicas = ReplicaCache()
+    /// The latest version timestamp accepted (the sane future, see
+    /// ``HybridClock/saneFutureLimit(now:)``); a field with a later one is
+    /// refused as damaged. Nil: no limit.
+    public let notAfter: HybridTimestamp?
 
-    public init(file: String, owner: ReplicaID) {
+    public init(file: String, owner: ReplicaID, notAfter: HybridTimestamp? = nil) {
         self.file = file
         self.owner = owner
+        self.notAfter = notAfter
         replicas.known[owner.rawValue] = owner
     }
 
@@ -111,6 +116,10 @@ public struct LogDecoder {
             }
             guard field.accepts(value) else {
                 issue(.invalidField("field \(name) of task \(task.short) has an invalid value"))
+                continue
+            }
+            if let notAfter, version.timestamp > notAfter {
+                issue(.invalidField("field \(name) of task \(task.short) is dated more than a year ahead of this machine's clock (damaged); refused"))
                 continue
             }
             changes.append(FieldChange(task: task, field: field, value: value, version: version))

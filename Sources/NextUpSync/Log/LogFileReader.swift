@@ -8,11 +8,14 @@ public struct LogFileReader {
     /// Bytes read at a time; larger than ``LogFormat/maxLineLength`` so that a
     /// legitimate line always fits in one chunk.
     public let chunkSize: Int
+    /// Passed to every ``LogDecoder``: versions later than this are refused.
+    public let notAfter: HybridTimestamp?
 
-    public init(folder: any PeerFolder, chunkSize: Int = 2 * LogFormat.maxLineLength) {
+    public init(folder: any PeerFolder, chunkSize: Int = 2 * LogFormat.maxLineLength, notAfter: HybridTimestamp? = nil) {
         precondition(chunkSize > LogFormat.maxLineLength)
         self.folder = folder
         self.chunkSize = chunkSize
+        self.notAfter = notAfter
     }
 
     /// Reads and decodes the header of `name`.
@@ -43,7 +46,7 @@ public struct LogFileReader {
     /// cursor once that chunk is merged.
     public func readLines(of name: String, owner: ReplicaID, from offset: Int64, upTo size: Int64,
                           consume: (LogScan) throws -> Void) throws -> Outcome {
-        let decoder = LogDecoder(file: name, owner: owner)
+        let decoder = LogDecoder(file: name, owner: owner, notAfter: notAfter)
         var position = offset
         while position < size {
             let want = Int(min(Int64(chunkSize), size - position))

@@ -46,6 +46,16 @@ public struct LogIssue: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the issue is a line damaged on its way (a copy of the file
+    /// without the damage may turn up): a checksum mismatch, invalid UTF-8,
+    /// a line too long or not a change.
+    public var isLineDamage: Bool {
+        switch kind {
+        case .checksumMismatch, .invalidUTF8, .lineTooLong, .malformed: return true
+        default: return false
+        }
+    }
+
     /// One line in plain words, e.g. `nextup-1234….log, byte 880: checksum mismatch; line skipped`.
     public var description: String {
         let place = offset.map { "\(file), byte \($0)" } ?? file

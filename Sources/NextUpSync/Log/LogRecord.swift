@@ -32,6 +32,19 @@ public struct LogRecord: Hashable, Sendable {
         }
     }
 
+    /// The record as written in the log of `owner`: one line when it fits
+    /// ``LogFormat/maxLineLength``, else its changes spread over several
+    /// lines (halves, recursively), so that a reader never skips a line this
+    /// code wrote. Every accepted value fits one line on its own
+    /// (``TaskText``'s byte limits, escaped six-fold at worst).
+    public func encodedLines(owner: ReplicaID, maxLength: Int = LogFormat.maxLineLength) -> [UInt8] {
+        let line = encodedLine(owner: owner)
+        guard line.count - 1 > maxLength, changes.count > 1 else { return line }
+        let half = changes.count / 2
+        return LogRecord(task: task, changes: Array(changes.prefix(half))).encodedLines(owner: owner, maxLength: maxLength)
+            + LogRecord(task: task, changes: Array(changes.dropFirst(half))).encodedLines(owner: owner, maxLength: maxLength)
+    }
+
     /// The record as one self-checking line, with its newline, as written in
     /// the log of `owner`.
     public func encodedLine(owner: ReplicaID) -> [UInt8] {

@@ -33,7 +33,7 @@ public struct LogWriter {
         } else {
             bytes += header().encodedLine()
         }
-        for record in records { bytes += record.encodedLine(owner: owner) }
+        for record in records { bytes += record.encodedLines(owner: owner) }
         if bytes.isEmpty && keep == nil { return current?.size ?? 0 }
         return try folder.append(bytes, to: fileName, truncatingTo: keep)
     }
@@ -48,7 +48,7 @@ public struct LogWriter {
             try withoutActuallyEscaping(write) { write in
                 try produce { batch in
                     var bytes: [UInt8] = []
-                    for record in batch { bytes += record.encodedLine(owner: owner) }
+                    for record in batch { bytes += record.encodedLines(owner: owner) }
                     try write(bytes)
                 }
             }

@@ -6,7 +6,7 @@ import Synchronization
 /// semantics as the real store — including conditional local writes with a
 /// hybrid clock and an outbox, so that many replicas can be simulated fast.
 public final class InMemorySyncStorage: SyncStorage {
-    private struct State {
+    fileprivate struct State: Sendable {
         var replica: ReplicaID
         var clock = HybridClock()
         var tasks: [TaskID: TaskItem] = [:]
@@ -14,6 +14,7 @@ public final class InMemorySyncStorage: SyncStorage {
         var nextSeq: Int64 = 1
         var ownLog: OwnLogState?
         var cursors: [String: PeerCursor] = [:]
+        var peerFolder: String?
     }
 
     private let state: Mutex<State>
@@ -34,22 +35,16 @@ public final class InMemorySyncStorage: SyncStorage {
     public func write(_ id: TaskID, _ fields: [(TaskField, FieldValue)], now: Int64? = nil) -> [FieldChange] {
         let now = now ?? clock.nowMillis()
         return state.withLock { s in
-            var task = s.tasks[id] ?? TaskItem(id: id)
-            let differing = fields.filter { task.value(of: $0.0) != $0.1 && $0.0.accepts($0.1) }
-            guard !differing.isEmpty else { return [] }
-            if let newest = task.versions.values.max() { s.clock.observe(newest.timestamp) }
-            let version = Version(timestamp: s.clock.tick(now: now), replica: s.replica)
-            var changes: [FieldChange] = []
-            for (field, value) in differing {
-                task.set(field, to: value)
-                task.versions[field] = version
-                let change = FieldChange(task: id, field: field, value: value, version: version)
-                changes.append(change)
-                s.outbox.append((s.nextSeq, change))
-            }
+            // Core's local edit; values a field does not accept are skipped.
+            let valid = fields.filter { $0.0.accepts($0.1) }
+            guard let outcome = try? LocalEdit.apply(valid, to: s.tasks[id] ?? TaskItem(id: id), clock: s.clock,
+                                                     replica: s.replica, now: now),
+                  !outcome.changes.isEmpty else { return [] }
+            s.clock = outcome.clock
+            s.tasks[id] = outcome.task
+            for change in outcome.changes { s.outbox.append((s.nextSeq, change)) }
             s.nextSeq += 1
-            s.tasks[id] = task
-            return changes
+            return outcome.changes
         }
     }
 
@@ -58,6 +53,21 @@ public final class InMemorySyncStorage: SyncStorage {
 
     /// The task with this id.
     public func task(_ id: TaskID) -> TaskItem? { state.withLock { $0.tasks[id] } }
+
+    /// A copy of the whole store, as a backup takes it.
+    public struct Backup: Sendable {
+        fileprivate let state: State
+        /// The changes the backup holds: every register and pending local change.
+        public var changes: [FieldChange] {
+            state.tasks.values.flatMap(\.allChanges) + state.outbox.map(\.change)
+        }
+    }
+
+    /// Takes a backup (tests).
+    public func backup() -> Backup { state.withLock { Backup(state: $0) } }
+
+    /// Puts a backup back, losing everything since (tests).
+    public func restore(_ backup: Backup) { state.withLock { $0 = backup.state } }
 
     /// Loses everything (a deleted store); a new store gets a new replica id.
     public func reset(replica: ReplicaID = .make()) { state.withLock { $0 = State(replica: replica) } }
@@ -110,21 +120,7 @@ public final class InMemorySyncStorage: SyncStorage {
 
     public func merge(_ changes: [FieldChange], cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult {
         state.withLock { s in
-            var result = TaskStore.RemoteMergeResult()
-            var changed: Set<TaskID> = []
-            for change in changes {
-                if change.version.timestamp > result.newestTimestamp { result.newestTimestamp = change.version.timestamp }
-                var task = s.tasks[change.task] ?? TaskItem(id: change.task)
-                switch Merge.apply(change, to: &task) {
-                case .applied:
-                    result.applied += 1
-                    if change.version.replica == s.replica { result.foreignChangesUnderOwnID += 1 }
-                    if changed.insert(change.task).inserted { result.changedTasks.append(change.task) }
-                    s.tasks[change.task] = task
-                case .superseded: result.superseded += 1
-                case .rejected: result.rejected += 1
-                }
-            }
+            let result = Merge.apply(changes, to: &s.tasks, localReplica: s.replica)
             s.clock.observe(result.newestTimestamp)
             if let cursor { s.cursors[cursor.file] = cursor.cursor }
             return result
@@ -139,6 +135,10 @@ public final class InMemorySyncStorage: SyncStorage {
             index += 1_000
         }
     }
+
+    public func peerFolderID() throws -> String? { state.withLock { $0.peerFolder } }
+
+    public func rememberPeerFolder(id: String) throws { state.withLock { $0.peerFolder = id } }
 
     public func adoptNewReplicaID() throws -> ReplicaID {
         state.withLock { s in

@@ -18,6 +18,8 @@ import NextUpStore
 /// - Cursors and own-log state live with the data: a new store has none.
 /// - ``adoptNewReplicaID()`` keeps every task and version, makes later local
 ///   writes use a new id, and forgets the own-log state.
+/// - The remembered peer-folder id lives with the data too: a new store has
+///   none; it is kept until replaced.
 public protocol SyncStorage: AnyObject, Sendable {
     func replicaID() throws -> ReplicaID
     func pendingLocalChanges(limit: Int) throws -> PendingLocalChanges
@@ -41,6 +43,11 @@ public protocol SyncStorage: AnyObject, Sendable {
     /// Every task, in batches, from one consistent view.
     func forEachTaskBatch(_ body: ([TaskItem]) throws -> Void) throws
     func adoptNewReplicaID() throws -> ReplicaID
+    /// The id of the peer folder this store syncs through (from the folder's
+    /// marker file); nil until ``rememberPeerFolder(id:)`` was called.
+    func peerFolderID() throws -> String?
+    /// Remembers the peer folder's id; survives ``adoptNewReplicaID()``.
+    func rememberPeerFolder(id: String) throws
 }
 
 /// A batch of local changes waiting for upload.
@@ -68,8 +75,13 @@ public struct OwnLogState: Codable, Hashable, Sendable {
     public var snapshotSize: Int64
     /// The header's `previous_replica`, kept for appends that start a file.
     public var previousReplica: String?
+    /// The file's modification stamp after that write (``PeerFileInfo/modified``):
+    /// when it changed but the size did not, the file was written in place
+    /// by someone else and its lines are verified. Nil in older states.
+    public var modified: Int64?
 
-    public init(replica: String, generation: String, end: Int64, identity: UInt64, snapshotSize: Int64, previousReplica: String? = nil) {
+    public init(replica: String, generation: String, end: Int64, identity: UInt64, snapshotSize: Int64, previousReplica: String? = nil, modified: Int64? = nil) {
+        self.modified = modified
         self.replica = replica
         self.generation = generation
         self.end = end
@@ -87,10 +99,21 @@ public struct PeerCursor: Codable, Hashable, Sendable {
     /// The file's identity when the cursor was stored (lets an unchanged file
     /// be skipped without reading it).
     public var identity: UInt64
+    /// The checksum (8 hex digits) of the line that ends at ``offset``: when
+    /// the file no longer has it there, the file was rewritten under the same
+    /// generation (restored from a backup) and is read again from its start.
+    /// Nil in cursors stored before this existed.
+    public var tail: String?
+    /// Set when lines before ``offset`` were skipped as damaged: the file is
+    /// read again from its start when it is replaced (a whole copy may have
+    /// arrived). Nil otherwise.
+    public var damaged: Bool?
 
-    public init(generation: String, offset: Int64, identity: UInt64) {
+    public init(generation: String, offset: Int64, identity: UInt64, tail: String? = nil, damaged: Bool? = nil) {
         self.generation = generation
         self.offset = offset
         self.identity = identity
+        self.tail = tail
+        self.damaged = damaged
     }
 }

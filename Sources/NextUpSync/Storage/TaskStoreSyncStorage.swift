@@ -66,6 +66,10 @@ public final class TaskStoreSyncStorage: SyncStorage {
         try store.adoptNewReplicaID(forgetting: Self.ownLogKey)
     }
 
+    public func peerFolderID() throws -> String? { try store.rememberedPeerFolderID() }
+
+    public func rememberPeerFolder(id: String) throws { try store.rememberPeerFolderID(id) }
+
     /// Sorted keys: the same state must encode to the same text every time,
     /// because an unchanged state is recognised by comparing the text (and
     /// `JSONEncoder`'s key order otherwise varies from one encode to the next).

@@ -9,11 +9,17 @@ public final class InMemoryPeerFolder: PeerFolder {
     private struct File {
         var bytes: [UInt8]
         var identity: UInt64
+        /// The fake's modification time: a folder-wide count of writes.
+        var modified: Int64 = 0
+        func info(_ name: String) -> PeerFileInfo {
+            PeerFileInfo(name: name, size: Int64(bytes.count), identity: identity, modified: modified)
+        }
     }
 
     private struct State {
         var files: [String: File] = [:]
         var nextIdentity: UInt64 = 1
+        var writes: Int64 = 0
         var available = true
         var tearNextAppendAfter: Int?
         var reorderListing: (@Sendable ([PeerFileInfo]) -> [PeerFileInfo])?
@@ -48,8 +54,21 @@ public final class InMemoryPeerFolder: PeerFolder {
     /// Puts a file in place as another writer (a file-sync tool, a peer) would.
     public func put(_ name: String, _ bytes: [UInt8]) {
         state.withLock { s in
-            s.files[name] = File(bytes: bytes, identity: s.nextIdentity)
+            s.writes += 1
+            s.files[name] = File(bytes: bytes, identity: s.nextIdentity, modified: s.writes)
             s.nextIdentity += 1
+        }
+    }
+
+    /// Overwrites bytes of a file in place, keeping its size and identity (a
+    /// damaged disk block, a stray write).
+    public func overwrite(_ name: String, at offset: Int, with bytes: [UInt8]) {
+        state.withLock { s in
+            guard var file = s.files[name] else { return }
+            for (i, byte) in bytes.enumerated() where offset + i < file.bytes.count { file.bytes[offset + i] = byte }
+            s.writes += 1
+            file.modified = s.writes
+            s.files[name] = file
         }
     }
 
@@ -63,7 +82,7 @@ public final class InMemoryPeerFolder: PeerFolder {
     public func list() throws -> [PeerFileInfo] {
         try checkAvailable()
         let (listing, reorder) = state.withLock { s in
-            (s.files.map { PeerFileInfo(name: $0.key, size: Int64($0.value.bytes.count), identity: $0.value.identity) }
+            (s.files.map { $0.value.info($0.key) }
                 .sorted { $0.name < $1.name }, s.reorderListing)
         }
         return reorder?(listing) ?? listing
@@ -72,7 +91,7 @@ public final class InMemoryPeerFolder: PeerFolder {
     public func info(_ name: String) throws -> PeerFileInfo? {
         try checkAvailable()
         return state.withLock { s in
-            s.files[name].map { PeerFileInfo(name: name, size: Int64($0.bytes.count), identity: $0.identity) }
+            s.files[name].map { $0.info(name) }
         }
     }
 
@@ -92,6 +111,8 @@ public final class InMemoryPeerFolder: PeerFolder {
             var file = s.files[name] ?? File(bytes: [], identity: s.nextIdentity)
             if s.files[name] == nil { s.nextIdentity += 1 }
             if let length, Int64(file.bytes.count) > length { file.bytes.removeLast(file.bytes.count - Int(length)) }
+            s.writes += 1
+            file.modified = s.writes
             if let tear = s.tearNextAppendAfter {
                 s.tearNextAppendAfter = nil
                 file.bytes.append(contentsOf: bytes.prefix(tear))

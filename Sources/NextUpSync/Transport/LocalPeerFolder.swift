@@ -5,10 +5,12 @@ import Glibc
 /// Syncthing or Dropbox…). See ``PeerFolder`` for the contract.
 ///
 /// Files are made `0600`. Appends open the file with `O_APPEND`, write every
-/// byte, then `fsync`. Replacement writes `.nextup-<uuid>.tmp`, `fsync`s it,
-/// renames it over the target and `fsync`s the folder; such a temporary file
-/// older than an hour (left by a writer killed mid-rewrite) is removed when
-/// the folder is listed.
+/// byte, then `fsync`. Replacement writes `.nextup-<name>-<uuid>.tmp`,
+/// `fsync`s it, renames it over the target and `fsync`s the folder. A writer
+/// killed mid-rewrite leaves that temporary file behind: the file's writer
+/// removes its own at its next cycle (``removeLeftovers(of:)``), and any
+/// such file older than an hour is removed when the folder is listed.
+/// (File-sync tools should ignore `.nextup-*.tmp`: see the README.)
 public final class LocalPeerFolder: PeerFolder {
     public let url: URL
     public var location: String { url.path }
@@ -50,7 +52,7 @@ public final class LocalPeerFolder: PeerFolder {
         return names.sorted().compactMap { name in
             var info = stat()
             guard stat(path(name), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-            return PeerFileInfo(name: name, size: Int64(info.st_size), identity: UInt64(info.st_ino))
+            return Self.fileInfo(name, info)
         }
     }
 
@@ -62,7 +64,12 @@ public final class LocalPeerFolder: PeerFolder {
             throw ioError(path(name), "read")
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return PeerFileInfo(name: name, size: Int64(info.st_size), identity: UInt64(info.st_ino))
+        return Self.fileInfo(name, info)
+    }
+
+    private static func fileInfo(_ name: String, _ info: stat) -> PeerFileInfo {
+        PeerFileInfo(name: name, size: Int64(info.st_size), identity: UInt64(info.st_ino),
+                     modified: Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec))
     }
 
     public func read(_ name: String, at offset: Int64, count: Int) throws -> [UInt8] {
@@ -107,7 +114,7 @@ public final class LocalPeerFolder: PeerFolder {
 
     public func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 {
         try checkAvailable()
-        let temporary = path(".nextup-\(UUID().uuidString.lowercased()).tmp")
+        let temporary = path(Self.temporaryPrefix(of: name) + "\(UUID().uuidString.lowercased()).tmp")
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw ioError(temporary, "create") }
         var size: Int64 = 0
@@ -135,6 +142,22 @@ public final class LocalPeerFolder: PeerFolder {
         try checkAvailable()
         guard Glibc.rename(path(name), path(newName)) == 0 else { throw ioError(path(name), "rename") }
         syncFolder()
+    }
+
+    private static func temporaryPrefix(of name: String) -> String { ".nextup-\(name)-" }
+
+    public func removeLeftovers(of name: String) {
+        guard let dir = opendir(url.path) else { return }
+        defer { closedir(dir) }
+        let prefix = Self.temporaryPrefix(of: name)
+        var leftovers: [String] = []
+        while let entry = readdir(dir) {
+            let entryName = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if entryName.hasPrefix(prefix) && Self.isTemporary(entryName) { leftovers.append(entryName) }
+        }
+        for leftover in leftovers { unlink(path(leftover)) }
     }
 
     /// How old one of our temporary files must be before it is taken for

@@ -5,7 +5,8 @@
 /// it a "server"): ``LocalPeerFolder`` is the real one, ``InMemoryPeerFolder``
 /// the fake, and one contract test suite runs against both. Contract:
 /// - ``list()`` returns the regular files, never this protocol's own temporary
-///   files; ``PeerFileInfo/identity`` changes when a file is replaced.
+///   files; ``PeerFileInfo/identity`` changes when a file is replaced,
+///   ``PeerFileInfo/modified`` whenever its content is written.
 /// - ``read(_:at:count:)`` returns up to `count` bytes from `offset` (fewer at
 ///   the end of the file, none past it).
 /// - ``append(_:to:truncatingTo:)`` first cuts the file back to `length` when it
@@ -34,6 +35,15 @@ public protocol PeerFolder: AnyObject, Sendable {
     func replace(_ name: String, writing produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws -> Int64
     /// Renames `name`; throws when it no longer exists.
     func rename(_ name: String, to newName: String) throws
+    /// Removes what an earlier ``replace(_:writing:)`` of `name` left behind
+    /// when it was cut short (a killed process). Only the file's one writer
+    /// calls it, holding its store's sync lock. Never throws.
+    func removeLeftovers(of name: String)
+}
+
+extension PeerFolder {
+    /// Nothing is ever left behind by default.
+    public func removeLeftovers(of name: String) {}
 }
 
 /// One file in the peer folder.
@@ -42,11 +52,15 @@ public struct PeerFileInfo: Hashable, Sendable {
     public let size: Int64
     /// Changes when the file is replaced by another (an inode on disk).
     public let identity: UInt64
+    /// Changes whenever the file's content is written, even in place without
+    /// a change of size (a modification time in ns on disk; 0: unknown).
+    public let modified: Int64
 
-    public init(name: String, size: Int64, identity: UInt64) {
+    public init(name: String, size: Int64, identity: UInt64, modified: Int64 = 0) {
         self.name = name
         self.size = size
         self.identity = identity
+        self.modified = modified
     }
 }
 
@@ -54,12 +68,17 @@ public struct PeerFileInfo: Hashable, Sendable {
 public enum PeerFolderError: Error, Equatable, CustomStringConvertible {
     case missing(String)
     case notAFolder(String)
+    /// The folder exists but is not the one this store synced with: its
+    /// marker is missing or names another folder (DESIGN.md §5).
+    case unmountedOrReplaced(path: String, why: String)
     case io(path: String, operation: String, reason: String)
 
     public var description: String {
         switch self {
         case .missing(let path): return "peer folder \(path) does not exist (is it mounted?); create it first to sync through it"
         case .notAFolder(let path): return "peer folder \(path) is not a folder"
+        case .unmountedOrReplaced(let path, let why):
+            return "the peer folder \(path) looks unmounted or replaced (\(why)); nothing was written to it — mount the share, or if this is a new peer folder on purpose, run `nextup sync --adopt-folder` once"
         case .io(let path, let operation, let reason): return "cannot \(operation) \(path): \(reason)"
         }
     }

@@ -1,8 +1,10 @@
 import NextUpCore
 
-/// An in-memory ``TaskBackend`` for tests: tasks in a dictionary, versions
-/// from a hybrid clock, lists ordered by ``TaskOrdering``. `edit(_:_:)` plays
-/// another process changing the store.
+/// An in-memory ``TaskBackend`` for tests: tasks in a dictionary, writes
+/// through Core's ``LocalEdit`` (conditional and versioned, as the store's),
+/// lists ordered by ``TaskOrdering``. `edit(_:_:)` plays another process
+/// changing the store. It passes the same contract suite as ``StoreBackend``
+/// (`TaskBackendContractTests`).
 public final class MemoryBackend: TaskBackend {
     public private(set) var tasks: [TaskID: TaskItem] = [:]
     public private(set) var token = 0
@@ -40,8 +42,8 @@ public final class MemoryBackend: TaskBackend {
     public func edit(_ id: TaskID, _ field: TaskField, _ value: FieldValue) {
         guard var t = tasks[id] else { return }
         stamp(&t, field, value)
+        if t != tasks[id] { token += 1 }
         tasks[id] = t
-        token += 1
     }
 
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
@@ -98,9 +100,11 @@ public final class MemoryBackend: TaskBackend {
     /// The greatest order key in use, as the store's.
     private var lastKey: String? { tasks.values.compactMap(\.nextUpPosition).max() }
 
+    /// One local edit (Core's): conditional, versioned; a no-op changes nothing.
     private func stamp(_ t: inout TaskItem, _ field: TaskField, _ value: FieldValue) {
         now += 1
-        t.set(field, to: value)
-        t.versions[field] = Version(timestamp: clock.tick(now: now), replica: replica)
+        guard let outcome = try? LocalEdit.apply([(field, value)], to: t, clock: clock, replica: replica, now: now) else { return }
+        t = outcome.task
+        clock = outcome.clock
     }
 }

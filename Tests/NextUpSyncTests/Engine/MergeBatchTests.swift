@@ -69,6 +69,8 @@ final class RecordingStorage: SyncStorage {
     func cursors() throws -> [String: PeerCursor] { try inner.cursors() }
     func forEachTaskBatch(_ body: ([TaskItem]) throws -> Void) throws { try inner.forEachTaskBatch(body) }
     func adoptNewReplicaID() throws -> ReplicaID { try inner.adoptNewReplicaID() }
+    func peerFolderID() throws -> String? { try inner.peerFolderID() }
+    func rememberPeerFolder(id: String) throws { try inner.rememberPeerFolder(id: id) }
 
     func merge(_ changes: [FieldChange], cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult {
         let count = state.withLock { s -> Int in

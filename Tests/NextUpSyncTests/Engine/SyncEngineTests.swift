@@ -178,8 +178,9 @@ import Testing
         }
         #expect(errors.value == 0)
         // One log, one generation, every task once: no interleaved writers.
-        let files = try LocalPeerFolder(url: peer.url).list()
-        #expect(files.count == 1)
+        let files = try LocalPeerFolder(url: peer.url).list().map(\.name)
+        #expect(files.filter { $0.hasSuffix(".log") }.count == 1, "\(files)")
+        #expect(files.count == 2 && files.contains(PeerFolderMarker.fileName), "\(files)")
         let fresh = try StoreReplica(peer: peer.url)
         let report = try fresh.engine.syncOnce()
         #expect(report.issues.isEmpty)

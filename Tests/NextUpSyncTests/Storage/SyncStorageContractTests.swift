@@ -131,6 +131,19 @@ import Testing
     }
 
     @Test(arguments: StorageKind.allCases)
+    func thePeerFolderIdIsRememberedAndSurvivesANewReplicaID(_ kind: StorageKind) throws {
+        try withStorage(kind) { (f: StorageFixture) throws in
+            #expect(try f.storage.peerFolderID() == nil)
+            try f.storage.rememberPeerFolder(id: "folder-1")
+            #expect(try f.storage.peerFolderID() == "folder-1")
+            _ = try f.storage.adoptNewReplicaID()
+            #expect(try f.storage.peerFolderID() == "folder-1")
+            try f.storage.rememberPeerFolder(id: "folder-2")
+            #expect(try f.storage.peerFolderID() == "folder-2")
+        }
+    }
+
+    @Test(arguments: StorageKind.allCases)
     func everyTaskIsHandedOutInBatches(_ kind: StorageKind) throws {
         try withStorage(kind) { (f: StorageFixture) throws in
             var ids: Set<TaskID> = []

@@ -20,10 +20,11 @@ final class ManualMonotonicClock: MonotonicClock, Sendable {
     }
 }
 
-/// A wall clock that moves one millisecond each time it is read, so every
-/// sync cycle stamps a new `lastSuccessMillis`.
+/// A wall clock that starts at the machine's time and then moves one
+/// millisecond each time it is read, so every sync cycle stamps a new
+/// `lastSuccessMillis` (and other stores' changes are not from its future).
 final class CountingClock: PhysicalClock, Sendable {
-    private let now = Mutex<Int64>(1_700_000_000_000)
+    private let now = Mutex<Int64>(SystemClock().nowMillis())
     func nowMillis() -> Int64 { now.withLock { $0 += 1; return $0 } }
 }
 

@@ -28,6 +28,8 @@ final class FakeReplica: ReplicaUnderTest {
     let storage: InMemorySyncStorage
     let cycle: SyncCycle
     let clock: TestClock
+    /// Where new task ids come from (a seeded source makes a schedule repeatable).
+    var makeTaskID: () -> TaskID = { TaskID.make() }
 
     init(folder: any PeerFolder, clock: TestClock = TestClock(), options: SyncOptions = SyncOptions()) {
         self.clock = clock
@@ -38,7 +40,7 @@ final class FakeReplica: ReplicaUnderTest {
     func tasks() throws -> [TaskID: TaskItem] { storage.tasks }
 
     func add(_ title: String) -> TaskID {
-        let id = TaskID.make()
+        let id = makeTaskID()
         storage.write(id, [(.title, .string(title)), (.created, .int(clock.nowMillis()))])
         return id
     }
@@ -49,7 +51,7 @@ final class FakeReplica: ReplicaUnderTest {
     func apply(_ operation: TaskOperation) throws -> [FieldChange] {
         let now = clock.nowMillis()
         if case .add(let title, let next) = operation {
-            let id = TaskID.make()
+            let id = makeTaskID()
             var fields: [(TaskField, FieldValue)] = [(.title, .string(title)), (.created, .int(now))]
             if next { fields.append((.nextUp, .string(bottomKey()))) }
             return storage.write(id, fields)

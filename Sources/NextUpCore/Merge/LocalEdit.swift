@@ -1,0 +1,94 @@
+/// A local edit as a pure function: the one place local versions are made.
+/// The store's intent-named writes, the in-memory sync fake and the TUI's
+/// test backend only persist its outcome.
+///
+/// Contract:
+/// - **Conditional.** A field already holding the value is no change: no
+///   version, no clock tick, no change returned. (A field never written holds
+///   its default — unset, empty, not deleted — so asking for that is no
+///   change either.)
+/// - **After what it saw.** Every version it makes is greater than every
+///   version the task holds, and than everything the clock saw, so an edit
+///   made after seeing a value wins over it on every replica, whatever the
+///   machines' wall clocks say.
+/// - **Checked against the version the caller saw.** A field named in
+///   `expecting` whose version moved on since (another process, another
+///   replica, an import wrote it) is not written: the edit throws
+///   ``StaleWrite`` naming the current value, and nothing changes.
+/// - Values a field does not accept throw ``TaskInputError``.
+public enum LocalEdit {
+    public struct Outcome: Sendable, Equatable {
+        /// The task after the edit.
+        public var task: TaskItem
+        /// The changes made; empty when the task already held every value.
+        public var changes: [FieldChange]
+        /// The clock after the edit (to be saved with the task).
+        public var clock: HybridClock
+    }
+
+    /// Applies `fields` to `task` as a local edit by `replica` at physical
+    /// time `now` (ms).
+    ///
+    /// - Parameters:
+    ///   - importedAt: for a task being created from an import, the physical
+    ///     time its record says it was last modified; its versions keep that
+    ///     time (the clock still moves past it) unless it lies beyond the sane
+    ///     future.
+    ///   - expecting: per field, the version the caller saw (nil: the field
+    ///     had never been written).
+    public static func apply(_ fields: [(TaskField, FieldValue)], to task: TaskItem, clock: HybridClock,
+                             replica: ReplicaID, now: Int64, importedAt: Int64? = nil,
+                             expecting seen: [TaskField: Version?] = [:]) throws -> Outcome {
+        var task = task
+        var clock = clock
+        let differing = fields.filter { field, value in task.value(of: field) != value }
+        guard !differing.isEmpty else { return Outcome(task: task, changes: [], clock: clock) }
+        for (field, value) in differing where !field.accepts(value) {
+            throw TaskInputError("'\(Sanitizer.visible(value.description))' is not a valid \(field.rawValue)")
+        }
+        for (field, _) in differing {
+            if let expected = seen[field], task.versions[field] != expected {
+                throw StaleWrite(task: task.id, field: field, current: task.value(of: field), version: task.versions[field])
+            }
+        }
+        if let newest = task.versions.values.max() { clock.observe(newest.timestamp) }
+        let timestamp: HybridTimestamp
+        if let importedAt, task.versions.isEmpty, !HybridClock.isBeyondSaneFuture(HybridTimestamp(millis: importedAt), now: now) {
+            timestamp = HybridTimestamp(millis: importedAt)
+            clock.observe(timestamp)
+        } else {
+            timestamp = clock.tick(now: now)
+        }
+        let version = Version(timestamp: timestamp, replica: replica)
+        var changes: [FieldChange] = []
+        for (field, value) in differing {
+            task.set(field, to: value)
+            task.versions[field] = version
+            changes.append(FieldChange(task: task.id, field: field, value: value, version: version))
+        }
+        return Outcome(task: task, changes: changes, clock: clock)
+    }
+}
+
+/// A write refused because the field it would change moved on since the
+/// writer saw it: another process, another machine or an import wrote it.
+/// Nothing was written; ``current`` is what the field holds now.
+public struct StaleWrite: Error, Equatable, Sendable, CustomStringConvertible {
+    public let task: TaskID
+    public let field: TaskField
+    /// The value the field holds now.
+    public let current: FieldValue
+    /// The version that wrote it (nil: never written).
+    public let version: Version?
+
+    public init(task: TaskID, field: TaskField, current: FieldValue, version: Version?) {
+        self.task = task
+        self.field = field
+        self.current = current
+        self.version = version
+    }
+
+    public var description: String {
+        "\(field.rawValue) of \(task.short) changed meanwhile; it is now '\(Sanitizer.visible(current.description))'"
+    }
+}
