@@ -2,6 +2,7 @@ import Foundation
 import NextUpCore
 import NextUpStore
 import Synchronization
+import NextUpTestSupport
 import Testing
 @testable import NextUpSync
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import NextUpTestSupport
 import Testing
 @testable import NextUpSync
 
