@@ -16,7 +16,10 @@ import Synchronization
 ///   another's, shows up on the `-wal` file) and on the peer folder (inotify,
 ///   plus a stat poll every few seconds for network file systems) triggers
 ///   cycles, debounced. The first background cycle is a full reconcile.
-///   `onEvent` is called on the background thread: ``Event/storeFolderChanged``
+///   Cycles run one at a time on the engine's own queue, off the watcher's
+///   thread, so folder events keep coming during a long cycle. `onEvent` is
+///   called on those background threads (so it must be thread-safe, and must
+///   not call ``stop()``): ``Event/storeFolderChanged``
 ///   and ``Event/peerFolderChanged`` before the cycle a change causes (so a UI
 ///   listening here needs no watcher of its own), ``Event/syncFinished(changedStore:)``
 ///   after a cycle that merged remote changes, uploaded local ones (a local
@@ -64,11 +67,18 @@ public final class SyncEngine: Sendable {
         var status = SyncStatus()
         var watcher: ChangeWatcher?
         var fullPending = false
+        /// A background cycle is queued and has not started yet.
+        var cycleQueued = false
+        /// Set by ``stop()``: queued cycles do not run.
+        var stopping = false
     }
 
     private let state = Mutex(State())
     /// Serialises cycles within this process (the flock does across processes).
     private let cycleLock = NSLock()
+    /// Where background cycles run, one at a time: off the watcher's thread,
+    /// so a long cycle never delays the "store changed" events a UI needs.
+    private let cycles = DispatchQueue(label: "nextup.SyncEngine.cycles")
     private let syncLock: StoreLock?
     private let clock: any PhysicalClock
     private let watchClock: any MonotonicClock
@@ -127,7 +137,7 @@ public final class SyncEngine: Sendable {
     /// Starts syncing in the background (see the type's contract). Calling it
     /// again while running does nothing.
     ///
-    /// - Parameter onEvent: called on the background thread.
+    /// - Parameter onEvent: called on background threads (see the type's contract).
     public func start(onEvent: @escaping @Sendable (Event) -> Void) {
         let storeFolder = store.location.folder.standardizedFileURL.path
         let peerPath = peerFolder.path
@@ -145,7 +155,7 @@ public final class SyncEngine: Sendable {
             onChange: { [weak self] changes in
                 if changes.folders.contains(storeFolder) { onEvent(.storeFolderChanged) }
                 if changes.folders.contains(peerPath) { onEvent(.peerFolderChanged) }
-                self?.backgroundCycle(onEvent: onEvent)
+                self?.queueCycle(onEvent: onEvent)
             }
         )
         let started: Bool = state.withLock { s in
@@ -185,6 +195,7 @@ public final class SyncEngine: Sendable {
     /// returning once any cycle that became due has finished. For tests.
     public func clockMoved() {
         state.withLock { $0.watcher }?.clockMoved()
+        cycles.sync {}
     }
 
     /// Asks the background sync for a cycle soon (debounced with changes).
@@ -196,10 +207,12 @@ public final class SyncEngine: Sendable {
     /// Stops the background sync, waiting for a running cycle to finish.
     public func stop() {
         let watcher = state.withLock { s -> ChangeWatcher? in
-            defer { s.watcher = nil }
+            defer { s.watcher = nil; s.stopping = true }
             return s.watcher
         }
         watcher?.stop()
+        cycles.sync {}
+        state.withLock { $0.stopping = false }
     }
 
     /// Names whose changes never call for a cycle: lock files, SQLite's shared
@@ -210,6 +223,25 @@ public final class SyncEngine: Sendable {
     }
 
     // MARK: -
+
+    /// Queues a background cycle unless one is already waiting to start
+    /// (changes during a running cycle make exactly one more).
+    private func queueCycle(onEvent: @escaping @Sendable (Event) -> Void) {
+        let queue = state.withLock { s -> Bool in
+            guard !s.cycleQueued, !s.stopping else { return false }
+            s.cycleQueued = true
+            return true
+        }
+        guard queue else { return }
+        cycles.async { [weak self] in
+            guard let self else { return }
+            let run = self.state.withLock { s -> Bool in
+                s.cycleQueued = false
+                return !s.stopping
+            }
+            if run { self.backgroundCycle(onEvent: onEvent) }
+        }
+    }
 
     private func backgroundCycle(onEvent: @Sendable (Event) -> Void) {
         let full = state.withLock { s -> Bool in

@@ -79,6 +79,23 @@ import Testing
         #expect(a.engine.status.lastSuccessMillis.map { $0 > first } == true)
     }
 
+    @Test func storeEventsKeepComingWhileACycleRuns() throws {
+        let peer = try TemporaryFolder("peer")
+        let a = try StoreReplica(peer: peer.url)
+        // Another process's cycle holds the lock: ours waits inside its cycle.
+        let holder = try StoreLock(folder: a.store.location.folder, name: SyncEngine.lockFileName)
+        try holder.lockExclusive()
+        let events = EventLog()
+        a.engine.start(onEvent: { events.append($0) })
+        defer { a.engine.stop() }
+        #expect(eventually { a.engine.status.isSyncing })
+        _ = try TaskStore.open(a.store.location).add(TaskDraft(title: "committed during a cycle"))
+        #expect(eventually { events.all.contains(.storeFolderChanged) })
+        #expect(a.engine.status.isSyncing, "the cycle is still waiting")
+        holder.unlock()
+        #expect(eventually { a.engine.status.pendingLocalChanges == 0 && !a.engine.status.isSyncing })
+    }
+
     @Test func aWatcherFailureShowsInTheStatusAndTheWatchIsRestarted() throws {
         let peer = try TemporaryFolder("peer")
         let time = ManualMonotonicClock()
