@@ -37,21 +37,9 @@ public enum NextUpMain {
             var command = try NextUpCommand.parseAsRoot(arguments)
             try command.run()
             return 0
-        } catch let error as TaskInputError {
-            Terminal.printError("nextup: \(error.message)")
-            return 1
-        } catch let error as StoreError {
-            Terminal.printError("nextup: \(error.description)")
-            return 1
-        } catch let error as CLIError {
-            Terminal.printError("nextup: \(error.message)")
-            return 1
-        } catch let error as DashedWord {
-            Terminal.printError("nextup: \(error.message)")
-            return ExitCode.validationFailure.rawValue
-        } catch let error as TaskwarriorSpelling {
-            Terminal.printError("nextup: \(error.message)")
-            return ExitCode.validationFailure.rawValue
+        } catch let error as OneLineFailure {
+            Terminal.printError("nextup: \(error.line)")
+            return error.exitCode
         } catch let error as ExitCode {
             return error.rawValue
         } catch {

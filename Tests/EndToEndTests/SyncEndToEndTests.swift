@@ -22,7 +22,7 @@ import Testing
         let objects = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
         var out: [String: [String: String]] = [:]
         for object in objects {
-            out[object["id"] as! String] = object.mapValues { "\($0)" }
+            out[object["id"] as! String] = object.mapValues(canonicalText)
         }
         return out
     }

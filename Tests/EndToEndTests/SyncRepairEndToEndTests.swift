@@ -24,7 +24,7 @@ import Testing
         let result = try process.run("export")
         #expect(result.status == 0, "\(result)")
         let objects = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
-        return Dictionary(uniqueKeysWithValues: objects.map { ($0["id"] as! String, $0.mapValues { "\($0)" }) })
+        return Dictionary(uniqueKeysWithValues: objects.map { ($0["id"] as! String, $0.mapValues(canonicalText)) })
     }
 
     func notes(_ process: NextupProcess, _ id: String) throws -> String? {

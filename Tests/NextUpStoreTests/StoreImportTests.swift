@@ -26,7 +26,7 @@ import Testing
     func export(_ store: TaskStore) throws -> [TaskJSON] {
         let all = try store.allTasks()
         let next = TaskOrdering.nextUp(all)
-        return next.map(TaskJSON.init) + all.filter { !$0.isNextUp }.map(TaskJSON.init)
+        return next.map { TaskJSON($0) } + all.filter { !$0.isNextUp }.map { TaskJSON($0) }
     }
 
     @Test func exportImportExportGivesTheSameTasksAndReimportChangesNothing() throws {

@@ -72,7 +72,7 @@ import Testing
         let expected = try JSONDecoder().decode([TaskJSON].self, from: Data(contentsOf: fixtures.appendingPathComponent("schema-v\(version).json")))
         let store = try TaskStore.open(location)
         #expect(try store.schemaVersion() == StoreSchema.currentVersion)
-        let found = try store.allTasks().map(TaskJSON.init)
+        let found = try store.allTasks().map { TaskJSON($0) }
         #expect(found.count == 5)
         #expect(Set(found.map(\.id)) == Set(expected.map(\.id)))
         for var e in expected {

@@ -3,8 +3,9 @@ import NextUpCore
 
 /// JSON output of tasks (DESIGN.md §4 task objects).
 enum JSONOutput {
-    static func string(_ tasks: [TaskItem], pretty: Bool = true) throws -> String {
-        TaskJSONWriter.string(tasks.map(TaskJSON.init), pretty: pretty)
+    /// With `versions`, each field's version too (`export`: a lossless backup).
+    static func string(_ tasks: [TaskItem], pretty: Bool = true, versions: Bool = false) throws -> String {
+        TaskJSONWriter.string(tasks.map { TaskJSON($0, versions: versions) }, pretty: pretty)
     }
 
     static func string(_ task: TaskItem) throws -> String {

@@ -38,10 +38,30 @@ enum TaskJSONReader {
     private static let keys: [String: Int] = [
         "id": 0, "title": 1, "notes": 2, "urgency": 3, "importance": 4, "duration": 5, "category": 6, "due": 7,
         "done": 8, "next_up": 9, "deleted": 10, "created": 11, "modified": 12, "completed_at": 13, "source": 14,
-        "external_id": 15, "tags": 16,
+        "external_id": 15, "tags": 16, "versions": 17,
     ]
     /// The JSON keys this reader reads on bytes (anything else goes to JSONDecoder), for the field-table test.
     static var readKeys: Set<String> { Set(keys.keys) }
+
+    /// `{ "…": "…", … }` with distinct keys, or nil.
+    private static func readStringObject(_ reader: inout JSONByteReader) -> [String: String]? {
+        guard reader.take("{") else { return nil }
+        var out: [String: String] = [:]
+        reader.skipWhitespace()
+        if reader.take("}") { return out }
+        while true {
+            reader.skipWhitespace()
+            guard let key = reader.string(), out[key] == nil else { return nil }
+            reader.skipWhitespace()
+            guard reader.take(":") else { return nil }
+            reader.skipWhitespace()
+            guard let value = reader.string() else { return nil }
+            out[key] = value
+            reader.skipWhitespace()
+            if reader.take(",") { continue }
+            return reader.take("}") ? out : nil
+        }
+    }
 
     /// `[ "…", … ]`, or nil.
     private static func readStrings(_ reader: inout JSONByteReader) -> [String]? {
@@ -72,9 +92,14 @@ enum TaskJSONReader {
             reader.skipWhitespace()
             guard reader.take(":") else { return nil }
             reader.skipWhitespace()
-            if key == 16 {
-                guard let tags = readStrings(&reader) else { return nil }
-                task.tags = tags
+            if key == 16 || key == 17 {
+                if key == 16 {
+                    guard let tags = readStrings(&reader) else { return nil }
+                    task.tags = tags
+                } else {
+                    guard let versions = readStringObject(&reader) else { return nil }
+                    task.versions = versions
+                }
                 reader.skipWhitespace()
                 if reader.take(",") { continue }
                 guard reader.take("}") else { return nil }

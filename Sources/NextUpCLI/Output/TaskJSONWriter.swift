@@ -37,7 +37,7 @@ enum TaskJSONWriter {
     /// The keys, in the order `.sortedKeys` sorts them, quoted.
     private static let keys: [[UInt8]] = [
         "category", "completed_at", "created", "deleted", "done", "due", "duration", "external_id", "extra", "id",
-        "importance", "modified", "next_up", "notes", "source", "tags", "title", "urgency",
+        "importance", "modified", "next_up", "notes", "source", "tags", "title", "urgency", "versions",
     ].map { Array("\"\($0)\"".utf8) }
     /// The JSON keys this writer writes, for the field-table test.
     static let writtenKeys: Set<String> = Set(keys.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) })
@@ -78,6 +78,7 @@ enum TaskJSONWriter {
             out.append(UInt8(ascii: "\n"))
             out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent + 2 * depth))
         }
+        func object(_ values: [String: String]?) { extra(values?.mapValues(FieldValue.string)) }
         func extra(_ values: [String: FieldValue]?) {
             guard let values else { field += 1; return }
             key()
@@ -109,7 +110,7 @@ enum TaskJSONWriter {
         string(t.category); string(t.completedAt); string(t.created); bool(t.deleted ?? false)
         bool(t.done ?? false); string(t.due); int(t.duration); string(t.externalID); extra(t.extra); string(t.id)
         int(t.importance); string(t.modified); bool(t.nextUp ?? false); string(t.notes)
-        string(t.source); strings(t.tags ?? []); string(t.title); string(t.urgency)
+        string(t.source); strings(t.tags ?? []); string(t.title); string(t.urgency); object(t.versions)
         if let indent {
             out.append(UInt8(ascii: "\n"))
             out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))

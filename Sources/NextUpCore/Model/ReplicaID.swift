@@ -7,12 +7,8 @@ public struct ReplicaID: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Accepts any UUID spelling; stores the canonical lowercase form.
     public init?(_ string: String) {
-        if let canonical = CanonicalUUID.canonical(string) {
-            self.rawValue = canonical
-            return
-        }
-        guard let uuid = UUID(uuidString: string) else { return nil }
-        self.rawValue = uuid.uuidString.lowercased()
+        guard let canonical = CanonicalUUID.lowercased(string) else { return nil }
+        self.rawValue = canonical
     }
 
     public static func make() -> ReplicaID { ReplicaID(UUID().uuidString)! }

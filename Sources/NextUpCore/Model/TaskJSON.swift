@@ -28,13 +28,17 @@ public struct TaskJSON: Codable, Equatable, Sendable {
     /// Registers that are not known fields (tag elements aside): written by a
     /// newer nextup, or kept from an import; passed on unchanged.
     public var extra: [String: FieldValue]?
+    /// Each field's version (`<16 hex>@<replica>`, by register name): written
+    /// by `export`, so that a backup is lossless and an import of an older file
+    /// keeps newer values. Importers of the §4 objects may ignore it.
+    public var versions: [String: String]?
 
     enum CodingKeys: String, CodingKey {
         case id, title, notes, urgency, importance, duration, category, due, done
         case nextUp = "next_up", deleted, created, modified
         case completedAt = "completed_at", source
         case externalID = "external_id"
-        case tags, extra
+        case tags, extra, versions
     }
 
     /// A task object with only a title (every other key absent).
@@ -42,7 +46,8 @@ public struct TaskJSON: Codable, Equatable, Sendable {
         self.title = title
     }
 
-    public init(_ t: TaskItem) {
+    /// The object of `t`; with `versions`, each field's version too (export).
+    public init(_ t: TaskItem, versions withVersions: Bool = false) {
         id = t.id.rawValue
         title = t.title
         notes = t.notes.isEmpty ? nil : t.notes
@@ -62,6 +67,7 @@ public struct TaskJSON: Codable, Equatable, Sendable {
         tags = t.tags
         let opaque = t.extra.filter { $0.key.tagName == nil }
         extra = opaque.isEmpty ? nil : Dictionary(uniqueKeysWithValues: opaque.map { ($0.key.rawValue, $0.value) })
+        if withVersions { versions = Dictionary(uniqueKeysWithValues: t.versions.map { ($0.key.rawValue, $0.value.encoded) }) }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -84,5 +90,6 @@ public struct TaskJSON: Codable, Equatable, Sendable {
         try c.encode(externalID, forKey: .externalID)
         try c.encode(tags ?? [], forKey: .tags)
         try c.encodeIfPresent(extra, forKey: .extra)
+        try c.encodeIfPresent(versions, forKey: .versions)
     }
 }

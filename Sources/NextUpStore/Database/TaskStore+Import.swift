@@ -8,6 +8,17 @@ extension TaskStore {
         public var created = 0
         public var updated = 0
         public var unchanged = 0
+        /// Tasks where at least one field was kept because the store's value
+        /// is newer than the file's.
+        public var kept = 0
+        /// With `overwrite`: each field replaced although the store's value
+        /// was newer (task, field, the value it had).
+        public var overwritten: [(task: TaskID, field: TaskField, was: FieldValue)] = []
+
+        public static func == (a: ImportSummary, b: ImportSummary) -> Bool {
+            a.created == b.created && a.updated == b.updated && a.unchanged == b.unchanged && a.kept == b.kept
+                && a.overwritten.map { "\($0.task)\($0.field)\($0.was)" } == b.overwritten.map { "\($0.task)\($0.field)\($0.was)" }
+        }
     }
 
     /// One validated import record.
@@ -20,18 +31,32 @@ extension TaskStore {
         let modified: Int64?
         /// The tags the record names; nil leaves the task's tags as they are.
         let tags: [String]?
+        /// The record's field versions (from an export), by field.
+        let versions: [TaskField: Version]
+
+        /// When the file's value of `field` was written: its version, else the
+        /// record's `modified`; nil when the record says neither.
+        func fileTime(_ field: TaskField) -> HybridTimestamp? {
+            versions[field]?.timestamp ?? modified.map { HybridTimestamp(millis: $0) }
+        }
     }
 
     /// Imports task objects (DESIGN.md §4), matching by `id`.
     ///
     /// Contract: every record is validated before anything is written; one bad
     /// record rejects the whole import with a message naming it, and the store
-    /// is untouched. A known task gets only the fields that differ; a new one
-    /// keeps its id, `created`, `completed_at` and `modified`. Importing the
-    /// same records again changes nothing. A record without an id gets a
-    /// stable one derived from its `source`/`external_id`, else its title and
-    /// creation time — never a random one.
-    public func importTasks(_ records: [TaskJSON]) throws -> ImportSummary {
+    /// is untouched. It merges like a sync: a field of a known task takes the
+    /// file's value only when the file's is newer than the store's version of
+    /// that field (the file's per-field `versions` from an export, else the
+    /// record's `modified`; a record with neither is taken as newer), so an
+    /// older file never reverts a newer edit — unless `overwrite` is asked for,
+    /// and then every field replaced over a newer value is listed. A new task
+    /// keeps its id, `created` (the import time when the record has none),
+    /// `completed_at` and `modified`. Importing the same records again changes
+    /// nothing. A record without an id gets a stable one derived from its
+    /// `source`/`external_id`, else its title and creation time — never a
+    /// random one. What it writes is a local edit, published like any other.
+    public func importTasks(_ records: [TaskJSON], overwrite: Bool = false) throws -> ImportSummary {
         let plans = try records.enumerated().map { try Self.plan($1, index: $0) }
         var seen: Set<TaskID> = []
         for (i, p) in plans.enumerated() where !seen.insert(p.id).inserted {
@@ -46,7 +71,7 @@ extension TaskStore {
             let present: Set<String>? = plans.count > 1_000
                 ? try Set(String.fetchAll(session.db, sql: "SELECT id FROM task"))
                 : nil
-            for plan in plans {
+            for (index, plan) in plans.enumerated() {
                 let existing = present.map { !$0.contains(plan.id.rawValue) } == true ? nil : try TaskRow.fetchOne(session.db, id: plan.id)
                 var task = existing ?? TaskItem(id: plan.id)
                 var fields = plan.fields
@@ -67,8 +92,32 @@ extension TaskStore {
                     for tag in tags { fields.append((.tag(tag), .bool(true))) }
                     for tag in task.tags where !wanted.contains(TextMatch.fold(tag)) { fields.append((.tag(tag), .bool(false))) }
                 }
-                let changes = try session.write(fields, to: &task, timestamp: existing == nil ? plan.modified : nil)
-                if existing == nil { summary.created += 1 } else if changes.isEmpty { summary.unchanged += 1 } else { summary.updated += 1 }
+                var kept = false
+                if existing == nil, !fields.contains(where: { $0.0 == .created }) { fields.append((.created, .int(session.now))) }
+                // Merge like a sync: the store's newer values stay. A value the
+                // file has a version for is merged with that version (lossless);
+                // any other is written as a local edit.
+                var merged: [FieldChange] = []
+                var local: [(TaskField, FieldValue)] = []
+                for (field, value) in fields where task.value(of: field) != value {
+                    let version = plan.versions[field]
+                    if let version, HybridClock.isBeyondSaneFuture(version.timestamp, now: session.now) {
+                        throw TaskInputError("item \(index + 1): the version of '\(field.rawValue)' lies beyond any sane future (\(version.encoded)); the file looks damaged")
+                    }
+                    if let held = task.versions[field], let fileTime = plan.fileTime(field), fileTime <= held.timestamp {
+                        guard overwrite else { kept = true; continue }
+                        summary.overwritten.append((task.id, field, task.value(of: field)))
+                        local.append((field, value))
+                    } else if let version, field != .nextUp {
+                        merged.append(FieldChange(task: task.id, field: field, value: value, version: version))
+                    } else {
+                        local.append((field, value))
+                    }
+                }
+                var changes = try session.merge(merged, into: &task)
+                changes += try session.write(local, to: &task, timestamp: existing == nil && merged.isEmpty ? plan.modified : nil)
+                if kept { summary.kept += 1 }
+                if existing == nil { summary.created += 1 } else if !changes.isEmpty { summary.updated += 1 } else if !kept { summary.unchanged += 1 }
             }
             return summary
         }
@@ -118,8 +167,15 @@ extension TaskStore {
                 fields.append((field, value))
             }
             let tags = try r.tags.map { try $0.map(TaskText.tag) }
+            var versions: [TaskField: Version] = [:]
+            for (name, text) in r.versions ?? [:] {
+                guard let field = TaskField(rawValue: name), let version = Version(encoded: text) else {
+                    throw fail("'versions' holds '\(Sanitizer.visible(name))': '\(Sanitizer.visible(text))', which is not a field and a version")
+                }
+                versions[field] = version
+            }
             return ImportPlan(id: id, fields: fields, done: r.done ?? (completedAt != nil), completedAt: completedAt,
-                              nextUp: r.nextUp ?? false, modified: modified, tags: tags)
+                              nextUp: r.nextUp ?? false, modified: modified, tags: tags, versions: versions)
         } catch let e as TaskInputError where !e.message.hasPrefix("item ") {
             throw fail(e.message)
         }

@@ -44,6 +44,22 @@ struct WriteSession {
         return outcome.changes
     }
 
+    /// Merges changes that carry their own versions (an import of an export:
+    /// a lossless restore) with Core's ``Merge``, saves the row and records
+    /// the changes that won in the outbox, versions unchanged, so that they
+    /// are published like local ones. The clock moves past them.
+    mutating func merge(_ changes: [FieldChange], into task: inout TaskItem) throws -> [FieldChange] {
+        var applied: [FieldChange] = []
+        for change in changes where Merge.apply(change, to: &task) == .applied {
+            applied.append(change)
+            clock.observe(change.version.timestamp)
+        }
+        guard !applied.isEmpty else { return [] }
+        try TaskRow.save(task, db)
+        try Outbox.append(applied, task: task.id, db)
+        return applied
+    }
+
     /// Saves the clock; call once before the transaction commits.
     func finish() throws {
         try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock'", arguments: [String(clock.last.rawValue)])

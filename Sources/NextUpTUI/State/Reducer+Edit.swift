@@ -9,6 +9,10 @@ extension Reducer {
         func change(_ write: Write, undo: Write, _ what: String) -> [Effect] {
             [.write(write, undo: UndoEntry(inverse: undo, description: "\(what) of “\(name)”"))]
         }
+        if let refusal = refusal(action, on: task) {
+            state.say(refusal.replacingOccurrences(of: "%", with: "“\(name)”"))
+            return []
+        }
         switch action {
         case .editTitle:
             state.prompt = Prompt(kind: .title(id), text: task.title)
@@ -150,5 +154,27 @@ extension Reducer {
 
     static func undoable(_ write: Write, _ inverse: Write, _ what: String, _ prompt: Prompt) -> Effect {
         .write(write, undo: UndoEntry(inverse: inverse, description: "\(what) change"))
+    }
+
+    /// Why `action` makes no sense on `task` (`%` stands for its name), or nil.
+    /// A deleted task takes no edit but delete (which does nothing); a done
+    /// task is in neither list's order, so it cannot move into or within Next Up.
+    static func refusal(_ action: Action, on task: TaskItem) -> String? {
+        if task.deleted {
+            switch action {
+            case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
+                 .toggleNextUp, .reorderDown, .reorderUp, .toggleDone:
+                return "% is deleted; nothing changed (nextup restore brings it back)"
+            default: return nil
+            }
+        }
+        if task.isDone {
+            switch action {
+            case .toggleNextUp, .reorderDown, .reorderUp:
+                return "% is done; only open tasks go into Next Up (x reopens it)"
+            default: return nil
+            }
+        }
+        return nil
     }
 }

@@ -82,3 +82,13 @@ final class Scratch {
     deinit { try? FileManager.default.removeItem(at: url) }
     func path(_ name: String) -> URL { url.appendingPathComponent(name) }
 }
+
+/// A JSON value as comparable text: objects with their keys sorted (a
+/// dictionary's own description has no fixed order).
+func canonicalText(_ value: Any) -> String {
+    if let object = value as? [String: Any] {
+        return "{" + object.keys.sorted().map { "\($0)=\(canonicalText(object[$0]!))" }.joined(separator: ",") + "}"
+    }
+    if let array = value as? [Any] { return "[" + array.map(canonicalText).joined(separator: ",") + "]" }
+    return "\(value)"
+}
