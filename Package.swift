@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way (DESIGN.md §8):
-// NextUpCore ← NextUpStore, NextUpSync ← NextUpTUI, NextUpCLI ← nextup.
+// NextUpCore ← NextUpStore, NextUpConfig ← NextUpSync ← NextUpTUI, NextUpCLI ← nextup.
 let package = Package(
     name: "nextup",
     products: [
@@ -21,16 +21,20 @@ let package = Package(
             dependencies: [
                 "NextUpCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
+        ),
+        // The user's TOML configuration and key bindings.
+        .target(
+            name: "NextUpConfig",
+            dependencies: ["NextUpCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .target(name: "NextUpSync", dependencies: ["NextUpCore", "NextUpStore"]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
-        .target(name: "NextUpTUI", dependencies: ["NextUpCore", "NextUpStore", "NextUpSync", "CNcursesw"]),
+        .target(name: "NextUpTUI", dependencies: ["NextUpCore", "NextUpStore", "NextUpConfig", "NextUpSync", "CNcursesw"]),
         .target(
             name: "NextUpCLI",
             dependencies: [
-                "NextUpCore", "NextUpStore", "NextUpSync", "NextUpTUI",
+                "NextUpCore", "NextUpStore", "NextUpConfig", "NextUpSync", "NextUpTUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -43,9 +47,10 @@ let package = Package(
         ),
         .testTarget(
             name: "NextUpStoreTests",
-            dependencies: ["NextUpStore", "NextUpCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["NextUpStore", "NextUpCore", "NextUpTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "NextUpConfigTests", dependencies: ["NextUpConfig", "NextUpCore", "NextUpTestSupport"]),
         .testTarget(
             name: "NextUpSyncTests",
             dependencies: ["NextUpSync", "NextUpStore", "NextUpCore", "NextUpTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]

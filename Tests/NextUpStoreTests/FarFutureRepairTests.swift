@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NextUpCore
+import NextUpTestSupport
 import Testing
 @testable import NextUpStore
 

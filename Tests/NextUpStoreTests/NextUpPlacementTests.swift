@@ -1,5 +1,6 @@
 import Foundation
 import NextUpCore
+import NextUpTestSupport
 import Testing
 @testable import NextUpStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import NextUpCore
+import NextUpTestSupport
 import Testing
 @testable import NextUpStore
 
@@ -104,8 +105,12 @@ import Testing
         let store = try TaskStore.open(location)
         let ids = (1...3).map { TaskID("abcd0000-0000-4000-8000-00000000000\($0)")! }
         _ = try store.importTasks(ids.map { TaskJSON(title: "t", id: $0) })
-        // Give all three the same key, as concurrent inserts on two replicas can.
-        try store.database.write { db in try db.execute(sql: "UPDATE task SET next_up = 'V'") }
+        // Give all three the same key, as concurrent inserts on two replicas
+        // can: another replica's changes, newer than the import.
+        let other = ReplicaID.make()
+        let later = HybridTimestamp(millis: Int64(Date().timeIntervalSince1970 * 1_000) + 60_000)
+        _ = try store.mergeRemote(ids.map { FieldChange(task: $0, field: .nextUp, value: .string("V"), version: Version(timestamp: later, replica: other)) })
+        #expect(try store.tasks(ids: ids).map(\.nextUpPosition) == ["V", "V", "V"])
         _ = try store.placeInNextUp(ids[2], .before(ids[1]))
         #expect(try store.nextUp().map(\.id) == [ids[0], ids[2], ids[1]])
     }

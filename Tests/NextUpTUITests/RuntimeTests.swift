@@ -75,11 +75,27 @@ import NextUpCore
         let (rt, screen) = make(backend)
         backend.edit(id, .title, .string("Renamed on the laptop"))
         let other = backend.add("Added by another process")
-        rt.somethingChanged()
+        rt.handle([.storeChanged])
         let text = screen.lastFrame!.text.joined(separator: "\n")
         #expect(text.contains("Renamed on the laptop") && text.contains("Added by another process"))
         #expect(Set(rt.state.highlights.keys) == [id, other])
         #expect(screen.lastFrame!.lines.contains { $0.spans.contains { $0.style == .changed } })
+    }
+
+    @Test func aTickReadsTheStoreOnlyWhileTheStoreFolderCannotBeWatched() {
+        let backend = MemoryBackend()
+        let id = backend.add("Shared task")
+        let (rt, screen) = make(backend)
+        backend.edit(id, .title, .string("Changed elsewhere"))
+        rt.handle([.tick])
+        #expect(!screen.lastFrame!.text.joined().contains("Changed elsewhere"), "a watched store is not polled")
+        rt.handle([.watchProblem("watching for changes failed (poll: Bad file descriptor)")])
+        #expect(screen.lastFrame!.text.joined().contains("watching for changes failed"))
+        rt.handle([.tick])
+        #expect(screen.lastFrame!.text.joined().contains("Changed elsewhere"))
+        backend.edit(id, .title, .string("Changed again"))
+        rt.handle([.watchProblem(nil), .tick])
+        #expect(!screen.lastFrame!.text.joined().contains("Changed again"), "watching again: ticks stop polling")
     }
 
     @Test func nothingChangedMeansNoReload() {
@@ -87,7 +103,7 @@ import NextUpCore
         backend.inner.add("One")
         let (rt, _) = make(backend)
         let before = backend.rowsRequested
-        rt.somethingChanged()
+        rt.handle([.storeChanged, .tick, .peerFolderChanged])
         #expect(backend.rowsRequested == before)
     }
 
@@ -148,10 +164,9 @@ extension RuntimeTests {
     /// A sync worker that writes through the app's own connection: the change
     /// token does not move, only its signal count does.
     final class FakeSync: SyncSource {
-        var signals = 0
         var requests = 0
         var status = SyncDisplay(enabled: true, lastSuccessMillis: Fixture.now - 4_000, peers: 2)
-        func start(onChange: @escaping @Sendable () -> Void) throws {}
+        func start(post: @escaping @Sendable (LoopEvent) -> Void) throws {}
         func display() -> SyncDisplay { status }
         func requestSync() { requests += 1 }
         func stop() {}
@@ -167,10 +182,9 @@ extension RuntimeTests {
         rt.start()
         #expect(screen.lastFrame!.text.last!.contains("synced 4s ago · 2 peers"))
         backend.edit(id, .title, .string("Merged from the laptop"))
-        rt.somethingChanged()
-        #expect(!screen.lastFrame!.text.joined().contains("Merged from the laptop"), "no signal, same token: no reload")
-        sync.signals += 1
-        rt.somethingChanged()
+        rt.handle([.storeChanged, .syncFinished(changedStore: false)])
+        #expect(!screen.lastFrame!.text.joined().contains("Merged from the laptop"), "nothing merged, same token: no reload")
+        rt.handle([.syncFinished(changedStore: true)])
         #expect(screen.lastFrame!.text.joined().contains("Merged from the laptop"))
         rt.handle(keys: [.char("r")])
         #expect(sync.requests == 1)

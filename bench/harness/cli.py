@@ -54,7 +54,7 @@ def run(ctx, n, data_path, plan):
     row = Row(SECTION, n, "import again (nothing changes)").measured(
         ctx.series(lambda i: ctx.nextup("import", data_path, "--store", main), runs, stdout=out))
     rows.append(row)
-    check_output(row, out, lambda s: "0 new, 0 updated, %d unchanged" % n in s, "re-import of %d tasks" % n)
+    check_output(row, out, lambda s: "0 new, 0 updated, 0 kept (newer here), %d unchanged" % n in s, "re-import of %d tasks" % n)
 
     light = ctx.runs_for(n, heavy=False)
     rows.append(Row(SECTION, n, "count", t.get("count")).measured(

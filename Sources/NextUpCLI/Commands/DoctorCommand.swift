@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NextUpConfig
 import NextUpCore
 import NextUpStore
 import NextUpSync

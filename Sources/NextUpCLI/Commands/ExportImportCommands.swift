@@ -8,10 +8,21 @@ struct ExportCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The file to write, or - for standard output (the default).") var file: String?
+    @Option(help: ArgumentHelp("Write another tool's format instead: taskwarrior (what `task import` reads).", valueName: "format"))
+    var to: InterchangeFormat?
+    @OptionGroup var taskwarrior: TaskwarriorOptions
 
     func run() throws {
         let context = try CommandContext.open(global)
         let all = try context.store.allTasks()
+        if to == .taskwarrior {
+            let objects = all.sorted { ($0.created, $0.id) < ($1.created, $1.id) }.map { TaskwarriorMapping.object($0, taskwarrior.options) }
+            let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
+            guard let file, file != "-" else { FileHandle.standardOutput.write(data); return }
+            try PrivateFile.write(data, to: file, command: "export")
+            Terminal.printError("exported \(all.count) tasks for Taskwarrior to \(file)")
+            return
+        }
         // Next Up first, in its order, so an import rebuilds that order.
         let next = TaskOrdering.nextUp(all)
         let nextIDs = Set(next.map(\.id))
@@ -38,6 +49,9 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The file to read, or - for standard input.") var file: String
     @Flag(help: "Take the file's values even where the store's are newer (listing each one replaced).") var overwrite = false
+    @Option(help: ArgumentHelp("Read another tool's format: taskwarrior (what `task export` writes, 2.6 or 3.x).", valueName: "format"))
+    var from: InterchangeFormat?
+    @OptionGroup var taskwarrior: TaskwarriorOptions
 
     func run() throws {
         let data: Data
@@ -51,7 +65,15 @@ struct ImportCommand: ParsableCommand {
             }
             data = d
         }
-        let records = try JSONOutput.decodeTasks(data)
+        var templates = 0
+        let records: [TaskJSON]
+        if from == .taskwarrior {
+            let tasks = try TaskwarriorReader.read(data)
+            templates = tasks.filter { $0.status == .recurring }.count
+            records = try tasks.map { try TaskwarriorMapping.record($0, taskwarrior.options) }
+        } else {
+            records = try JSONOutput.decodeTasks(data)
+        }
         let context = try CommandContext.open(global)
         let summary = try context.store.importTasks(records, overwrite: overwrite)
         if summary.created + summary.updated > 0 { context.didChangeTasks() }
@@ -60,5 +82,27 @@ struct ImportCommand: ParsableCommand {
         }
         print("imported \(records.count) tasks: \(summary.created) new, \(summary.updated) updated, "
               + "\(summary.kept) kept (newer here), \(summary.unchanged) unchanged")
+        if templates > 0 {
+            print("kept \(templates) recurring template\(templates == 1 ? "" : "s") hidden for the way back (their tasks imported as plain tasks)")
+        }
+    }
+}
+
+/// Another tool's file format, for `import --from` and `export --to`.
+enum InterchangeFormat: String, ExpressibleByArgument, CaseIterable {
+    case taskwarrior
+}
+
+/// The choices of the Taskwarrior mapping (README, "Coming from Taskwarrior").
+struct TaskwarriorOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A tag or UDA that marks a Taskwarrior task urgent.", valueName: "tag-or-uda"))
+    var urgencyFrom: String?
+    @Option(help: ArgumentHelp("A UDA holding a duration (minutes, or ISO 8601 like PT1H30M).", valueName: "uda"))
+    var durationFrom: String?
+    @Flag(help: "Category from the project's first segment (Home.Garden → Home) instead of the whole project.")
+    var categoryFromTopProject = false
+
+    var options: TaskwarriorMapping.Options {
+        TaskwarriorMapping.Options(categoryFromFirstSegment: categoryFromTopProject, urgencyFrom: urgencyFrom, durationFrom: durationFrom)
     }
 }

@@ -89,6 +89,8 @@ private final class WatchPrinter: Sendable {
         let status = engine.status
         if let error = status.lastError {
             Terminal.printError("nextup: \(error)")
+        } else if let problem = status.watchProblem {
+            Terminal.printError("nextup: \(problem)")
         } else {
             let time = ISO8601DateFormatter().string(from: Date())
             print("\(time) synced: \(status.peersSeen) peer\(status.peersSeen == 1 ? "" : "s"), \(status.pendingLocalChanges) local change\(status.pendingLocalChanges == 1 ? "" : "s") pending")

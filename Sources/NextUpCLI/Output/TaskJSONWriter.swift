@@ -78,22 +78,24 @@ enum TaskJSONWriter {
             out.append(UInt8(ascii: "\n"))
             out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent + 2 * depth))
         }
-        func object(_ values: [String: String]?) { extra(values?.mapValues(FieldValue.string)) }
-        func extra(_ values: [String: FieldValue]?) {
+        /// An object member by member, keys in byte order (as `.sortedKeys`).
+        func members<V>(_ values: [String: V]?, _ write: (V) -> Void) {
             guard let values else { field += 1; return }
             key()
             out.append(UInt8(ascii: "{"))
             if values.isEmpty && indent != nil { out.append(UInt8(ascii: "\n")); newline(1) }
-            for (i, (name, value)) in values.sorted(by: { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }).enumerated() {
+            for (i, (name, value)) in values.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(2)
                 JSONBytes.appendString(name, to: &out, escapingSlashes: false)
-                out.append(contentsOf: indent == nil ? [UInt8(ascii: ":")] : [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
-                JSONBytes.appendValue(value, to: &out, escapingSlashes: false)
+                if indent == nil { out.append(UInt8(ascii: ":")) } else { out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")]) }
+                write(value)
             }
             if !values.isEmpty { newline(1) }
             out.append(UInt8(ascii: "}"))
         }
+        func object(_ values: [String: String]?) { members(values) { JSONBytes.appendString($0, to: &out, escapingSlashes: false) } }
+        func extra(_ values: [String: FieldValue]?) { members(values) { JSONBytes.appendValue($0, to: &out, escapingSlashes: false) } }
         func strings(_ list: [String]) {
             key()
             out.append(UInt8(ascii: "["))

@@ -1,4 +1,5 @@
 import Foundation
+import NextUpConfig
 import NextUpCore
 import NextUpStore
 

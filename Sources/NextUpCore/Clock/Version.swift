@@ -20,9 +20,16 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// `<16 hex digits>@<replica>`; sorts lexicographically in version order.
     public var encoded: String {
-        let hex = String(UInt64(bitPattern: timestamp.rawValue), radix: 16)
-        return String(repeating: "0", count: max(0, 16 - hex.count)) + hex + "@" + replica.rawValue
+        let raw = UInt64(bitPattern: timestamp.rawValue)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(17 + replica.rawValue.utf8.count)
+        for shift in stride(from: 60, through: 0, by: -4) { bytes.append(Self.hexDigits[Int((raw >> UInt64(shift)) & 0xF)]) }
+        bytes.append(UInt8(ascii: "@"))
+        bytes.append(contentsOf: replica.rawValue.utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Parses ``encoded``; nil for anything else.
     public init?(encoded: String) {

@@ -22,6 +22,12 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
     /// white space and no comma (the store's version map separates entries
     /// with commas). Nil for anything else.
     public init?(rawValue: String) {
+        // Known names (almost every name read from the store or a log) skip
+        // the scalar-by-scalar check.
+        if let known = FieldSpec.byName[rawValue] {
+            self = known
+            return
+        }
         guard Self.isWellFormed(rawValue) else { return nil }
         self.rawValue = rawValue
     }

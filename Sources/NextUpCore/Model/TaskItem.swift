@@ -60,6 +60,12 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
         return extra[field] ?? (field.tagName != nil ? .bool(false) : .null)
     }
 
+    /// Sets `field` from its wire shape without validating it: for values
+    /// read back from the store, which validated them on the way in.
+    public mutating func restore(_ field: TaskField, to value: FieldValue) {
+        if let spec = field.spec { spec.set(&self, value) } else { extra[field] = value }
+    }
+
     /// Sets `field` from its wire shape. Returns false, changing nothing, when
     /// the value is not one the field accepts.
     @discardableResult

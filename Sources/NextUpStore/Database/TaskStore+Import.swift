@@ -62,15 +62,8 @@ extension TaskStore {
         for (i, p) in plans.enumerated() where !seen.insert(p.id).inserted {
             throw TaskInputError("item \(i + 1): id \(p.id) appears twice in the file")
         }
-        // Random task ids land all over the table's B-tree: with SQLite's
-        // default 2 MB page cache, pages were spilled to the WAL and read back
-        // again and again (a third of an import of 100,000 tasks). Let the
-        // import transaction keep up to 256 MB of pages; SQLite allocates the
-        // cache only as pages are used.
-        if records.count > 1_000 {
-            try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -262144") }
-        }
-        return try writeSession { session in
+        // A large import keeps a large page cache for its transaction only.
+        return try writeSession(records: records.count) { session in
             var summary = ImportSummary()
             var bottom: String?
             // A large import asks once which of its ids exist instead of

@@ -30,13 +30,7 @@ extension TaskStore {
     ///   ``syncKeyPrefix``.
     public func mergeRemote(_ changes: [FieldChange], state: [String: String?] = [:]) throws -> RemoteMergeResult {
         precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
-        // As for an import: a reconcile merges rows with random ids all over
-        // the table's B-tree, batch after batch; with SQLite's default 2 MB
-        // page cache every batch read its pages back from the file.
-        if changes.count > 1_000 {
-            try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -262144") }
-        }
-        return try syncTransaction { db in
+        return try syncTransaction(records: changes.count) { db in
             let replica = try Self.replicaID(db)
             // Load the tasks the changes touch, merge in Core, save what changed.
             var tasks: [TaskID: TaskItem] = [:]
@@ -70,13 +64,22 @@ extension TaskStore {
         }
     }
 
-    /// Sets (nil: removes) sync-state entries and forgets the outbox up to and
-    /// including `seq` (when given), in one transaction: how an upload records
-    /// that its changes are safe in this replica's log.
-    public func updateSyncState(_ state: [String: String?], pruningOutboxThrough seq: Int64? = nil) throws {
+    /// Saves sync-state entries (nil: removes them), in one transaction,
+    /// without touching tasks or the outbox: how sync records where it stands
+    /// (a peer log's cursor, this replica's own-log state) when it merged or
+    /// uploaded nothing.
+    public func saveSyncState(_ state: [String: String?]) throws {
+        precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
+        try syncTransaction { db in try Self.applySyncState(state, db) }
+    }
+
+    /// Forgets the outbox up to and including `seq` and saves `state` (nil
+    /// values remove entries), in one transaction: how an upload records that
+    /// its changes are safe in this replica's log.
+    public func forgetUploadedChanges(through seq: Int64, savingSyncState state: [String: String?]) throws {
         precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
         try syncTransaction { db in
-            if let seq { try db.execute(sql: "DELETE FROM outbox WHERE seq <= ?", arguments: [seq]) }
+            try db.execute(sql: "DELETE FROM outbox WHERE seq <= ?", arguments: [seq])
             try Self.applySyncState(state, db)
         }
     }
@@ -144,15 +147,19 @@ extension TaskStore {
 
     // MARK: -
 
-    private func syncTransaction<T>(_ body: (Database) throws -> T) throws -> T {
+    /// One IMMEDIATE transaction; a large merge (`records` changes) keeps a
+    /// large page cache for this transaction only.
+    private func syncTransaction<T>(records: Int = 1, _ body: (Database) throws -> T) throws -> T {
         do {
             return try database.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    result = try body(db)
-                    return .commit
+                try withPageCache(forRecords: records, db) {
+                    var result: T?
+                    try db.inTransaction(.immediate) {
+                        result = try body(db)
+                        return .commit
+                    }
+                    return result!
                 }
-                return result!
             }
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: location.databaseURL.path, folder: location.folder.path)

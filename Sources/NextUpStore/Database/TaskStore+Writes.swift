@@ -18,18 +18,22 @@ extension TaskStore {
         public var isChange: Bool { !changes.isEmpty }
     }
 
-    /// Runs `body` in one IMMEDIATE transaction with a write session.
-    func writeSession<T>(_ body: (inout WriteSession) throws -> T) throws -> T {
+    /// Runs `body` in one IMMEDIATE transaction with a write session;
+    /// `records` (how many tasks the write touches) sizes the page cache for
+    /// this transaction only (``withPageCache(forRecords:_:_:)``).
+    func writeSession<T>(records: Int = 1, _ body: (inout WriteSession) throws -> T) throws -> T {
         do {
             return try database.writeWithoutTransaction { db in
-                var result: T?
-                try db.inTransaction(.immediate) {
-                    var session = try WriteSession(db, physical: clock)
-                    result = try body(&session)
-                    try session.finish()
-                    return .commit
+                try withPageCache(forRecords: records, db) {
+                    var result: T?
+                    try db.inTransaction(.immediate) {
+                        var session = try WriteSession(db, physical: clock)
+                        result = try body(&session)
+                        try session.finish()
+                        return .commit
+                    }
+                    return result!
                 }
-                return result!
             }
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: location.databaseURL.path, folder: location.folder.path)

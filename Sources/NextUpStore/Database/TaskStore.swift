@@ -19,10 +19,11 @@ import Glibc
 ///   refused before anything is written to it.
 public final class TaskStore: Sendable {
     public let location: StoreLocation
-    /// The store's one connection (WAL mode is a property of the file, so
-    /// other processes still read while this one writes). Extensions in this
-    /// module use it; other modules go through the methods.
-    public let database: DatabaseQueue
+    /// The store's connection (WAL mode is a property of the file, so other
+    /// processes still read while this one writes). Only this module's
+    /// extensions touch it; every other module — tests included — goes
+    /// through the intent-named methods.
+    let database: DatabaseQueue
     let clock: any PhysicalClock
 
     private init(location: StoreLocation, database: DatabaseQueue, clock: any PhysicalClock) {
@@ -105,6 +106,33 @@ public final class TaskStore: Sendable {
     public func dataVersion() throws -> Int {
         try database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
     }
+
+    /// The page cache of this store's connection, in KiB (SQLite's
+    /// `cache_size`, as a positive number of KiB). A large merge or import
+    /// raises it for its own transaction only; this reads it back.
+    public func pageCacheKiB() throws -> Int {
+        let raw = try database.read { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0 }
+        return raw < 0 ? -raw : raw * 4
+    }
+
+    /// SQLite's page cache for a write of `count` records: 256 MB when the
+    /// write is large, only for the duration of `body` (the connection goes
+    /// back to its previous cache afterwards, even when `body` throws).
+    ///
+    /// Random task ids land all over the table's B-tree: with SQLite's default
+    /// 2 MB cache, a large import or reconcile spilled pages to the WAL and
+    /// read them back again and again. SQLite allocates the cache only as
+    /// pages are used, and frees it when it shrinks.
+    func withPageCache<T>(forRecords count: Int, _ db: Database, _ body: () throws -> T) throws -> T {
+        guard count > Self.largeWriteRecords else { return try body() }
+        let previous = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+        try db.execute(sql: "PRAGMA cache_size = -262144")
+        defer { try? db.execute(sql: "PRAGMA cache_size = \(previous)") }
+        return try body()
+    }
+
+    /// How many records make a write "large" (see ``withPageCache(forRecords:_:_:)``).
+    static let largeWriteRecords = 1_000
 
     /// The newest schema version of the open store.
     public func schemaVersion() throws -> Int {

@@ -24,10 +24,9 @@ public struct StoreLocation: Sendable, Equatable {
         return StoreLocation(folder: URL(fileURLWithPath: home).appendingPathComponent(".local/share/nextup"))
     }
 
-    /// Expands a leading `~/`.
+    /// Expands a leading `~/` (`HOME` from `environment`, else the
+    /// account's home folder).
     static func expand(_ path: String, _ environment: [String: String]) -> String {
-        guard path == "~" || path.hasPrefix("~/") else { return path }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return home + path.dropFirst()
+        path.expandingTilde(home: environment["HOME"] ?? NSHomeDirectory())
     }
 }

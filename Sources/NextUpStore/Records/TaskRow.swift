@@ -23,8 +23,8 @@ enum TaskRow {
             case (.integer, let v): value = Int64.fromDatabaseValue(v).map(FieldValue.int) ?? .null
             case (.boolean, let v): value = .bool(Bool.fromDatabaseValue(v) ?? false)
             }
-            // Columns hold what was validated on the way in; `set` re-checks.
-            t.set(spec.field, to: value)
+            // Columns hold what was validated on the way in.
+            t.restore(spec.field, to: value)
         }
         if let extra = row[extraIndex] as String? { t.extra = ExtraRegisters.decode(extra) }
         t.versions = decodeVersions(row[versionsIndex])

@@ -254,7 +254,7 @@ public final class SyncCycle: Sendable {
         let now = try folder.info(name) ?? info
         state.identity = now.identity
         state.modified = now.modified
-        try storage.recordUpload(through: nil, ownLog: state)
+        try storage.saveOwnLogState(state)
         return nil
     }
 
@@ -313,7 +313,7 @@ public final class SyncCycle: Sendable {
         let written = try folder.info(LogFormat.fileName(for: me))
         let state = OwnLogState(replica: me.rawValue, generation: header.generation, end: size, identity: written?.identity ?? 0,
                                 snapshotSize: size, previousReplica: previous?.rawValue, modified: written?.modified)
-        try storage.recordUpload(through: seq > 0 ? seq : nil, ownLog: state)
+        if seq > 0 { try storage.recordUpload(through: seq, ownLog: state) } else { try storage.saveOwnLogState(state) }
         report.ownLogRewritten = reason
         report.uploaded += pending
         report.bytesWritten += size
@@ -346,7 +346,7 @@ public final class SyncCycle: Sendable {
             state.modified = written?.modified
             report.bytesWritten += max(0, state.end - before)
         }
-        try storage.recordUpload(through: seq, ownLog: state)
+        if let seq { try storage.recordUpload(through: seq, ownLog: state) } else { try storage.saveOwnLogState(state) }
     }
 
     // MARK: - Other logs
@@ -418,7 +418,7 @@ public final class SyncCycle: Sendable {
         let final = PeerCursor(generation: header.generation, offset: outcome.end, identity: info.identity,
                                tail: try tailMark(of: name, at: outcome.end), damaged: damaged ? true : nil)
         if !consumed && final != cursor {
-            _ = try storage.merge([], cursor: (name, final))
+            try storage.saveCursor(final, forPeerFile: name)
         }
         return wentBack == nil && !full ? nil : held
     }

@@ -4,29 +4,44 @@ import NextUpStore
 import Synchronization
 
 /// Runs sync between one store and one peer folder: one cycle on demand
-/// (``syncOnce(full:)``), or in the background (``start(onChange:)``), the way
+/// (``syncOnce(full:)``), or in the background (``start(onEvent:)``), the way
 /// the TUI and `nextup sync --watch` use it.
 ///
 /// Contract:
 /// - At most one cycle runs on a store at a time, across threads *and*
 ///   processes: cycles hold an `flock` on `sync.lock` in the store folder
 ///   (released by the kernel if the holder dies, even by SIGKILL).
-/// - In the background, a ``ChangeWatcher`` on the store folder (another
-///   process's commit shows up on the `-wal` file) and on the peer folder
-///   (inotify, plus a stat poll every few seconds for network file systems)
-///   triggers cycles, debounced. The first background cycle is a full
-///   reconcile. `onChange` is called on the background thread after any cycle
-///   that merged remote changes, uploaded local ones (a local commit, maybe
-///   by another process, happened), or changed the ``status``; the receiver
-///   re-reads the store (and must not touch a UI from that thread).
+/// - In the background, one ``ChangeWatcher`` — the process's only watcher of
+///   these folders — on the store folder (any commit, this process's or
+///   another's, shows up on the `-wal` file) and on the peer folder (inotify,
+///   plus a stat poll every few seconds for network file systems) triggers
+///   cycles, debounced. The first background cycle is a full reconcile.
+///   Cycles run one at a time on the engine's own queue, off the watcher's
+///   thread, so folder events keep coming during a long cycle. `onEvent` is
+///   called on those background threads (so it must be thread-safe, and must
+///   not call ``stop()``): ``Event/storeFolderChanged``
+///   and ``Event/peerFolderChanged`` before the cycle a change causes (so a UI
+///   listening here needs no watcher of its own), ``Event/syncFinished(changedStore:)``
+///   after a cycle that merged remote changes, uploaded local ones (a local
+///   commit, maybe by another process, happened), or changed the ``status``,
+///   and ``Event/statusChanged`` when the watcher fails or recovers (the
+///   reason is in ``SyncStatus/watchProblem``; the watcher restarts itself).
+///   The receiver re-reads what it shows, and must not touch a UI from that
+///   thread.
 /// - An idle engine is quiet: a cycle with nothing new writes nothing, so it
 ///   does not wake itself up again.
 /// - ``status`` is safe to read from any thread at any time.
-/// - The engine works through the caller's `TaskStore` (one connection per
-///   process: a second open of the same database in one process can drop
-///   SQLite's locks). Its transactions are short (at most
-///   ``SyncOptions/mergeBatch`` records), so a UI sharing the connection
-///   stalls at most briefly, even during a large reconcile.
+/// - The engine works through the `TaskStore` it is given and opens no other.
+///   Its transactions are short (at most ``SyncOptions/mergeBatch`` records),
+///   so a UI sharing the connection stalls at most briefly, even during a
+///   large reconcile. (The TUI gives it a store object of its own anyway; see
+///   `TerminalApp`. Two SQLite connections to one file in one process are
+///   safe — SQLite keeps one lock state per file per process; what is not
+///   safe is opening the file *outside* SQLite, which `TaskStore.open`
+///   avoids for a store already open.)
+/// - Time for the watcher comes from the injected ``MonotonicClock`` and its
+///   kernel calls from the injected ``WatchSystem``: tests drive the
+///   background sync with ``clockMoved()`` instead of sleeping.
 /// - ``syncOnce(full:lockTimeout:)`` runs on the caller's thread and may take
 ///   a while; a UI calls ``requestSync()`` instead.
 public final class SyncEngine: Sendable {
@@ -34,29 +49,55 @@ public final class SyncEngine: Sendable {
     public let peerFolder: URL
     public let cycle: SyncCycle
 
+    /// What the background sync tells its receiver (see the type's contract).
+    public enum Event: Sendable, Equatable {
+        /// The store folder changed (a commit by this process or another);
+        /// sent before the cycle the change causes.
+        case storeFolderChanged
+        /// The peer folder changed; sent before the cycle the change causes.
+        case peerFolderChanged
+        /// A cycle ended that changed the store (`changedStore`: merged or
+        /// uploaded) or the ``status``.
+        case syncFinished(changedStore: Bool)
+        /// The status changed outside a cycle: the watcher failed or recovered.
+        case statusChanged
+    }
+
     private struct State {
         var status = SyncStatus()
         var watcher: ChangeWatcher?
         var fullPending = false
+        /// A background cycle is queued and has not started yet.
+        var cycleQueued = false
+        /// Set by ``stop()``: queued cycles do not run.
+        var stopping = false
     }
 
     private let state = Mutex(State())
     /// Serialises cycles within this process (the flock does across processes).
     private let cycleLock = NSLock()
+    /// Where background cycles run, one at a time: off the watcher's thread,
+    /// so a long cycle never delays the "store changed" events a UI needs.
+    private let cycles = DispatchQueue(label: "nextup.SyncEngine.cycles")
     private let syncLock: StoreLock?
     private let clock: any PhysicalClock
+    private let watchClock: any MonotonicClock
+    private let watchSystem: any WatchSystem
 
     /// The name of the lock file in the store folder.
     public static let lockFileName = "sync.lock"
 
-    public init(store: TaskStore, peerFolder: URL, clock: any PhysicalClock = SystemClock(), options: SyncOptions = SyncOptions()) {
+    /// - Parameters:
+    ///   - clock: wall-clock time (status times, log headers, versions).
+    ///   - watchClock: timer time for the background watcher.
+    ///   - watchSystem: the watcher's kernel calls.
+    public init(store: TaskStore, peerFolder: URL, clock: any PhysicalClock = SystemClock(), options: SyncOptions = SyncOptions(),
+                watchClock: any MonotonicClock = SystemMonotonicClock(), watchSystem: any WatchSystem = LinuxWatchSystem()) {
         self.store = store
         self.peerFolder = peerFolder.standardizedFileURL
         self.clock = clock
-        // The caller's connection, never a second one: opening the same
-        // database twice in one process lets a stray close drop SQLite's
-        // per-process fcntl locks, and another process may then delete the
-        // WAL under us. Cycles keep their transactions and reads short.
+        self.watchClock = watchClock
+        self.watchSystem = watchSystem
         self.cycle = SyncCycle(storage: TaskStoreSyncStorage(store: store), folder: LocalPeerFolder(url: peerFolder), clock: clock, options: options)
         self.syncLock = try? StoreLock(folder: store.location.folder, name: Self.lockFileName)
     }
@@ -96,15 +137,26 @@ public final class SyncEngine: Sendable {
     /// Starts syncing in the background (see the type's contract). Calling it
     /// again while running does nothing.
     ///
-    /// - Parameter onChange: called on the background thread after a cycle
-    ///   that changed the store or the status.
-    public func start(onChange: @escaping @Sendable () -> Void) {
+    /// - Parameter onEvent: called on background threads (see the type's contract).
+    public func start(onEvent: @escaping @Sendable (Event) -> Void) {
+        let storeFolder = store.location.folder.standardizedFileURL.path
+        let peerPath = peerFolder.path
         let watcher = ChangeWatcher(
             watching: [store.location.folder, peerFolder],
             polling: [peerFolder],
             pollIntervalMillis: cycle.options.pollIntervalMillis,
             ignoring: Self.isIgnorable,
-            onChange: { [weak self] in self?.backgroundCycle(onChange: onChange) }
+            clock: watchClock,
+            system: watchSystem,
+            onProblem: { [weak self] problem in
+                self?.state.withLock { $0.status.watchProblem = problem }
+                onEvent(.statusChanged)
+            },
+            onChange: { [weak self] changes in
+                if changes.folders.contains(storeFolder) { onEvent(.storeFolderChanged) }
+                if changes.folders.contains(peerPath) { onEvent(.peerFolderChanged) }
+                self?.queueCycle(onEvent: onEvent)
+            }
         )
         let started: Bool = state.withLock { s in
             guard s.watcher == nil else { return false }
@@ -121,8 +173,29 @@ public final class SyncEngine: Sendable {
                 s.status.lastError = SyncError.describe(error)
                 s.watcher = nil
             }
-            onChange()
+            onEvent(.statusChanged)
         }
+    }
+
+    /// ``start(onEvent:)`` for a receiver that only cares when a cycle changed
+    /// the store or the status (`nextup sync --watch`).
+    public func start(onChange: @escaping @Sendable () -> Void) {
+        start(onEvent: { event in
+            switch event {
+            case .syncFinished, .statusChanged: onChange()
+            case .storeFolderChanged, .peerFolderChanged: break
+            }
+        })
+    }
+
+    /// Whether the background sync is running.
+    public var isRunning: Bool { state.withLock { $0.watcher }?.isRunning ?? false }
+
+    /// With an injected watch clock: makes the background watcher re-read it,
+    /// returning once any cycle that became due has finished. For tests.
+    public func clockMoved() {
+        state.withLock { $0.watcher }?.clockMoved()
+        cycles.sync {}
     }
 
     /// Asks the background sync for a cycle soon (debounced with changes).
@@ -134,10 +207,12 @@ public final class SyncEngine: Sendable {
     /// Stops the background sync, waiting for a running cycle to finish.
     public func stop() {
         let watcher = state.withLock { s -> ChangeWatcher? in
-            defer { s.watcher = nil }
+            defer { s.watcher = nil; s.stopping = true }
             return s.watcher
         }
         watcher?.stop()
+        cycles.sync {}
+        state.withLock { $0.stopping = false }
     }
 
     /// Names whose changes never call for a cycle: lock files, SQLite's shared
@@ -149,7 +224,26 @@ public final class SyncEngine: Sendable {
 
     // MARK: -
 
-    private func backgroundCycle(onChange: @Sendable () -> Void) {
+    /// Queues a background cycle unless one is already waiting to start
+    /// (changes during a running cycle make exactly one more).
+    private func queueCycle(onEvent: @escaping @Sendable (Event) -> Void) {
+        let queue = state.withLock { s -> Bool in
+            guard !s.cycleQueued, !s.stopping else { return false }
+            s.cycleQueued = true
+            return true
+        }
+        guard queue else { return }
+        cycles.async { [weak self] in
+            guard let self else { return }
+            let run = self.state.withLock { s -> Bool in
+                s.cycleQueued = false
+                return !s.stopping
+            }
+            if run { self.backgroundCycle(onEvent: onEvent) }
+        }
+    }
+
+    private func backgroundCycle(onEvent: @Sendable (Event) -> Void) {
         let full = state.withLock { s -> Bool in
             defer { s.fullPending = false }
             return s.fullPending
@@ -165,7 +259,7 @@ public final class SyncEngine: Sendable {
             // Recorded in the status by runLocked; a failed full reconcile is retried.
             if full { state.withLock { $0.fullPending = true } }
         }
-        if changedStore || !status.sameApartFromTime(before) { onChange() }
+        if changedStore || !status.sameApartFromTime(before) { onEvent(.syncFinished(changedStore: changedStore)) }
     }
 
     private func runLocked(lockTimeout: Double, fullCycle: Bool, readsPeers: Bool, _ body: () throws -> SyncReport) throws -> SyncReport {

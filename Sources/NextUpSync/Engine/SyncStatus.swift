@@ -12,6 +12,9 @@ public struct SyncStatus: Sendable, Equatable {
     /// Set when a peer's changes carry timestamps far ahead of this machine's
     /// clock (they are merged anyway), e.g. "nextup-….log is 2 h ahead".
     public var skewWarning: String?
+    /// Set while watching the folders fails (the watcher restarts itself;
+    /// until it succeeds, changes are noticed late or only on request).
+    public var watchProblem: String?
     /// Whether a cycle is running right now.
     public var isSyncing = false
     /// What the last cycle repaired, re-published or skipped, in plain words

@@ -99,11 +99,19 @@ public final class InMemorySyncStorage: SyncStorage {
 
     public func newestLocalChangeSeq() throws -> Int64 { state.withLock { $0.outbox.last?.seq ?? 0 } }
 
-    public func recordUpload(through seq: Int64?, ownLog: OwnLogState?) throws {
+    public func recordUpload(through seq: Int64, ownLog: OwnLogState) throws {
         state.withLock { s in
-            if let seq { s.outbox.removeAll { $0.seq <= seq } }
+            s.outbox.removeAll { $0.seq <= seq }
             s.ownLog = ownLog
         }
+    }
+
+    public func saveOwnLogState(_ ownLog: OwnLogState) throws {
+        state.withLock { $0.ownLog = ownLog }
+    }
+
+    public func saveCursor(_ cursor: PeerCursor, forPeerFile file: String) throws {
+        state.withLock { $0.cursors[file] = cursor }
     }
 
     public func ownLogState() throws -> OwnLogState? { state.withLock { $0.ownLog } }

@@ -12,6 +12,9 @@ import NextUpStore
 /// - ``pendingLocalChanges(limit:)`` returns local changes not yet recorded as
 ///   uploaded, oldest first; ``recordUpload(through:ownLog:)`` forgets those up
 ///   to a sequence number and stores the own-log state, in one transaction.
+/// - ``saveOwnLogState(_:)`` and ``saveCursor(_:forPeerFile:)`` store where
+///   sync stands when nothing was uploaded or merged; saving a value already
+///   held writes nothing.
 /// - Cursors and own-log state live with the data: a new store has none.
 /// - ``adoptNewReplicaID()`` keeps every task and version, makes later local
 ///   writes use a new id, and forgets the own-log state.
@@ -23,11 +26,20 @@ public protocol SyncStorage: AnyObject, Sendable {
     func pendingLocalChangeCount() throws -> Int
     /// The sequence number of the newest local change (0 when none is pending).
     func newestLocalChangeSeq() throws -> Int64
-    func recordUpload(through seq: Int64?, ownLog: OwnLogState?) throws
+    /// Forgets the pending local changes up to and including `seq` (they are
+    /// safe in this replica's log) and stores the own-log state after that
+    /// write, in one transaction.
+    func recordUpload(through seq: Int64, ownLog: OwnLogState) throws
+    /// Stores this replica's own-log state (checked, repaired or rewritten
+    /// without uploading anything).
+    func saveOwnLogState(_ ownLog: OwnLogState) throws
     func ownLogState() throws -> OwnLogState?
     /// Every stored cursor, by peer file name.
     func cursors() throws -> [String: PeerCursor]
     func merge(_ changes: [FieldChange], cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult
+    /// Stores how far a peer file has been read, when reading it merged
+    /// nothing (a skipped line, a new generation, a torn tail).
+    func saveCursor(_ cursor: PeerCursor, forPeerFile file: String) throws
     /// Every task, in batches, from one consistent view.
     func forEachTaskBatch(_ body: ([TaskItem]) throws -> Void) throws
     func adoptNewReplicaID() throws -> ReplicaID

@@ -28,8 +28,12 @@ public final class TaskStoreSyncStorage: SyncStorage {
 
     public func newestLocalChangeSeq() throws -> Int64 { try store.newestOutboxSeq() }
 
-    public func recordUpload(through seq: Int64?, ownLog: OwnLogState?) throws {
-        try store.updateSyncState([Self.ownLogKey: try ownLog.map(Self.encode)], pruningOutboxThrough: seq)
+    public func recordUpload(through seq: Int64, ownLog: OwnLogState) throws {
+        try store.forgetUploadedChanges(through: seq, savingSyncState: [Self.ownLogKey: try Self.encode(ownLog)])
+    }
+
+    public func saveOwnLogState(_ ownLog: OwnLogState) throws {
+        try store.saveSyncState([Self.ownLogKey: try Self.encode(ownLog)])
     }
 
     public func ownLogState() throws -> OwnLogState? {
@@ -48,6 +52,10 @@ public final class TaskStoreSyncStorage: SyncStorage {
         var state: [String: String?] = [:]
         if let cursor { state[Self.cursorPrefix + cursor.file] = try Self.encode(cursor.cursor) }
         return try store.mergeRemote(changes, state: state)
+    }
+
+    public func saveCursor(_ cursor: PeerCursor, forPeerFile file: String) throws {
+        try store.saveSyncState([Self.cursorPrefix + file: try Self.encode(cursor)])
     }
 
     public func forEachTaskBatch(_ body: ([TaskItem]) throws -> Void) throws {

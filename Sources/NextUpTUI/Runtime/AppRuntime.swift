@@ -2,10 +2,13 @@ import NextUpCore
 
 /// Runs the reducer against real collaborators: performs the effects on the
 /// backend, reloads the lists, loads the rows that come into view, and draws.
-/// No polling and no threads here (that is ``EventLoop``), so tests drive it
-/// with a ``FakeScreen`` and a ``MemoryBackend``.
+/// No polling and no threads here (that is ``EventLoop``): everything arrives
+/// as a typed ``LoopEvent`` through ``handle(_:)``, so tests drive it with a
+/// ``FakeScreen`` and a backend.
 ///
 /// Contract: a backend error never escapes; it becomes a status-line message.
+/// The store's change token is read when the store folder changed (or, while
+/// the folder cannot be watched, on every tick), never on a plain tick.
 public final class AppRuntime {
     public private(set) var state: AppState
     let backend: TaskBackend
@@ -13,8 +16,9 @@ public final class AppRuntime {
     let sync: SyncSource?
     let clock: PhysicalClock
     private var lastToken: Int?
-    private var lastSyncSignals = 0
     private var needsReload = false
+    /// Set while the store folder cannot be watched: ticks check the store.
+    private var watchProblem: String?
 
     public init(state: AppState, backend: TaskBackend, screen: Screen, sync: SyncSource? = nil, clock: PhysicalClock = SystemClock()) {
         self.state = state
@@ -40,41 +44,50 @@ public final class AppRuntime {
         for effect in effects { perform(effect) }
     }
 
-    /// Keys typed since the last call (a resize reads the new size).
-    public func handle(keys: [Key]) {
-        for key in keys {
-            if key == .resize {
-                let (w, h) = screen.size()
-                send(.resize(cols: w, rows: h))
-                screen.redrawAll()
-            } else {
-                send(.key(key))
-            }
+    /// Handles what woke the loop, in order, then draws once.
+    public func handle(_ events: [LoopEvent]) {
+        for event in events { apply(event) }
+        settle()
+    }
+
+    /// Keys typed since the last call (``LoopEvent/init(key:)`` each).
+    public func handle(keys: [Key]) { handle(keys.map(LoopEvent.init(key:))) }
+
+    private func apply(_ event: LoopEvent) {
+        switch event {
+        case .key(let key):
+            send(.key(key))
             // The next key must see the lists as this one left them (J J, x x…).
             if needsReload { showWrittenThenReload() }
+        case .resize:
+            let (w, h) = screen.size()
+            send(.resize(cols: w, rows: h))
+            screen.redrawAll()
+        case .storeChanged:
+            reloadIfTheStoreMoved()
+        case .peerFolderChanged:
+            if let sync { send(.syncStatus(sync.display())) }
+        case .syncFinished(let changedStore):
+            if let sync { send(.syncStatus(sync.display())) }
+            // The engine may write through this UI's own connection, which
+            // the change token does not see: trust its word.
+            if changedStore { reload(external: true) } else { reloadIfTheStoreMoved() }
+        case .watchProblem(let problem):
+            if let problem, problem != watchProblem, sync == nil {
+                send(.failed("\(problem); checking the store every second"))
+            }
+            watchProblem = problem
+            if let sync { send(.syncStatus(sync.display())) }
+        case .tick:
+            send(.tick(nowMillis: clock.nowMillis()))
+            if watchProblem != nil { reloadIfTheStoreMoved() }
         }
-        settle()
     }
 
-    /// Something outside may have changed: reload when the store says so (or
-    /// cannot say), and refresh the sync state.
-    public func somethingChanged() {
-        var syncWrote = false
-        if let sync {
-            send(.syncStatus(sync.display()))
-            let signals = sync.signals
-            syncWrote = signals != lastSyncSignals
-            lastSyncSignals = signals
-        }
+    /// Reloads when the store's change token moved (or cannot be read).
+    private func reloadIfTheStoreMoved() {
         let token = try? backend.changeToken()
-        if syncWrote || token == nil || token != lastToken { reload(external: true) }
-        settle()
-    }
-
-    /// The clock moved on.
-    public func tick() {
-        send(.tick(nowMillis: clock.nowMillis()))
-        settle()
+        if token == nil || token != lastToken { reload(external: true) }
     }
 
     /// After events: reload if asked, load rows that came into view, draw.

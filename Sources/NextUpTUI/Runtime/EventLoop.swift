@@ -1,18 +1,21 @@
 import Glibc
 
-/// The one loop of the UI: `poll()`s the keyboard, the wake pipe (store
-/// watcher, sync engine) and the signal pipe, and feeds the runtime.
-/// Background threads never touch the screen; they only write to the pipe.
+/// The one loop of the UI. It `poll()`s three descriptors — the keyboard, the
+/// inbox's self-pipe (background threads: the folder watcher, the sync
+/// engine) and the signal pipe — turns what woke it into typed
+/// ``LoopEvent``s, and hands them to the runtime in one batch; when nothing
+/// woke it before the runtime's next deadline, the event is a tick.
+/// Background threads never touch the screen; they only post to the inbox.
 final class EventLoop {
     let runtime: AppRuntime
     let screen: Screen
-    let wake: WakePipe
+    let inbox: LoopInbox
     let signals: WakePipe
 
-    init(runtime: AppRuntime, screen: Screen, wake: WakePipe, signals: WakePipe) {
+    init(runtime: AppRuntime, screen: Screen, inbox: LoopInbox, signals: WakePipe) {
         self.runtime = runtime
         self.screen = screen
-        self.wake = wake
+        self.inbox = inbox
         self.signals = signals
     }
 
@@ -20,7 +23,7 @@ final class EventLoop {
         runtime.start()
         var fds = [
             pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: inbox.pipe.readFD, events: Int16(POLLIN), revents: 0),
             pollfd(fd: signals.readFD, events: Int16(POLLIN), revents: 0),
         ]
         while !runtime.state.quitting {
@@ -29,15 +32,10 @@ final class EventLoop {
             if n < 0 && errno != EINTR { break }
             if fds[2].revents != 0 { break }
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { break }
-            let keys = screen.readKeys()
-            if !keys.isEmpty { runtime.handle(keys: keys) }
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                wake.drain()
-                runtime.somethingChanged()
-            } else if n == 0 {
-                runtime.tick()
-                runtime.somethingChanged()
-            }
+            var events = screen.readKeys().map(LoopEvent.init(key:))
+            if fds[1].revents & Int16(POLLIN) != 0 { events += inbox.take() }
+            if n == 0 { events.append(.tick) }
+            if !events.isEmpty { runtime.handle(events) }
         }
     }
 }

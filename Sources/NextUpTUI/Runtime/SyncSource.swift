@@ -1,14 +1,13 @@
 /// The sync engine as the UI sees it: a background worker that can be asked
-/// to sync now, reports its state, and signals when it changed something.
+/// to sync now, reports its state, and posts loop events when something
+/// happened.
 public protocol SyncSource: AnyObject {
-    /// Starts the worker; `onChange` is called on its thread whenever the
-    /// status or the store changed.
-    func start(onChange: @escaping @Sendable () -> Void) throws
+    /// Starts the worker; `post` is called on its thread with what it saw and
+    /// did: ``LoopEvent/storeChanged`` and ``LoopEvent/peerFolderChanged``
+    /// (its watcher is the process's only watcher of those folders),
+    /// ``LoopEvent/syncFinished(changedStore:)``, ``LoopEvent/watchProblem(_:)``.
+    func start(post: @escaping @Sendable (LoopEvent) -> Void) throws
     func display() -> SyncDisplay
-    /// How many times the worker has signalled so far. It writes through this
-    /// process's own database connection, which `PRAGMA data_version` does
-    /// not see, so the UI reloads whenever this number moves.
-    var signals: Int { get }
     func requestSync()
     func stop()
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NextUpConfig
 import NextUpCore
 import NextUpStore
 import NextUpSync
@@ -20,22 +21,30 @@ public enum TerminalApp {
         var state = AppState(keyMap: keyMap, categories: config.categories)
         state.sync = SyncDisplay(enabled: peerFolder != nil)
 
-        let wake = try WakePipe()
+        let inbox = try LoopInbox()
         let signals = try WakePipe()
-        let watcher = ChangeWatcher(watching: [store.location.folder], onChange: { wake.signal() })
         var startProblems = problems
-        do { try watcher.start() } catch {
-            startProblems.append("cannot watch the store for outside changes (\(error)); checking every second")
-        }
+        // One watcher per folder in this process: with sync, the engine's
+        // (it watches the store folder and the peer folder, and posts "store
+        // changed" too); without, one of our own on the store folder.
         let sync = makeSync(store: store, peerFolder: peerFolder, problems: &startProblems)
+        var watcher: ChangeWatcher?
         if let sync {
-            do { try sync.start(onChange: { wake.signal() }) } catch {
+            do { try sync.start(post: inbox.post) } catch {
                 startProblems.append("sync could not start: \(error)")
+                inbox.post(.watchProblem("sync could not start"))
+            }
+        } else {
+            let own = ChangeWatcher(watching: [store.location.folder],
+                                    onProblem: { inbox.post(.watchProblem($0)) },
+                                    onChange: { _ in inbox.post(.storeChanged) })
+            do { try own.start(); watcher = own } catch {
+                inbox.post(.watchProblem("cannot watch the store for outside changes (\(error))"))
             }
         }
         defer {
             sync?.stop()
-            watcher.stop()
+            watcher?.stop()
         }
 
         SignalTrap.install(pipe: signals)
@@ -45,11 +54,14 @@ public enum TerminalApp {
         defer { screen.stop() }
 
         // The UI reads and writes on a connection of its own, so that a long
-        // sync cycle on the engine's connection never freezes the screen.
+        // sync cycle on the engine's connection never freezes the screen, and
+        // so that the engine's commits move this connection's change token
+        // (`PRAGMA data_version` sees other connections' commits only). Both
+        // stay open for the whole session.
         let uiStore = sync == nil ? store : ((try? TaskStore.open(store.location)) ?? store)
         let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync)
         if !startProblems.isEmpty { runtime.send(.failed(startProblems.joined(separator: "; "))) }
-        EventLoop(runtime: runtime, screen: screen, wake: wake, signals: signals).run()
+        EventLoop(runtime: runtime, screen: screen, inbox: inbox, signals: signals).run()
     }
 
     static func makeSync(store: TaskStore, peerFolder: URL?, problems: inout [String]) -> SyncSource? {

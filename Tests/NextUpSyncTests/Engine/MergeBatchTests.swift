@@ -59,7 +59,12 @@ final class RecordingStorage: SyncStorage {
     func pendingLocalChanges(limit: Int) throws -> PendingLocalChanges { try inner.pendingLocalChanges(limit: limit) }
     func pendingLocalChangeCount() throws -> Int { try inner.pendingLocalChangeCount() }
     func newestLocalChangeSeq() throws -> Int64 { try inner.newestLocalChangeSeq() }
-    func recordUpload(through seq: Int64?, ownLog: OwnLogState?) throws { try inner.recordUpload(through: seq, ownLog: ownLog) }
+    func recordUpload(through seq: Int64, ownLog: OwnLogState) throws { try inner.recordUpload(through: seq, ownLog: ownLog) }
+    func saveOwnLogState(_ ownLog: OwnLogState) throws { try inner.saveOwnLogState(ownLog) }
+    func saveCursor(_ cursor: PeerCursor, forPeerFile file: String) throws {
+        state.withLock { $0.offsets.append(cursor.offset) }
+        try inner.saveCursor(cursor, forPeerFile: file)
+    }
     func ownLogState() throws -> OwnLogState? { try inner.ownLogState() }
     func cursors() throws -> [String: PeerCursor] { try inner.cursors() }
     func forEachTaskBatch(_ body: ([TaskItem]) throws -> Void) throws { try inner.forEachTaskBatch(body) }

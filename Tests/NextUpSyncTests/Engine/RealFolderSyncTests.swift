@@ -92,7 +92,6 @@ import Testing
         try a.engine.syncOnce(); try b.engine.syncOnce(); try a.engine.syncOnce(); try b.engine.syncOnce()
         let before = try snapshot(b.folder.url)
         let peerBefore = try FileManager.default.contentsOfDirectory(atPath: peer.url.path).sorted().map { try Data(contentsOf: peer.url.appendingPathComponent($0)) }
-        usleep(20_000)
         let quiet = try b.engine.syncOnce()
         let full = try b.engine.syncOnce(full: true)
         #expect(quiet.merged == 0 && full.merged == 0 && quiet.bytesWritten == 0 && full.bytesWritten == 0)

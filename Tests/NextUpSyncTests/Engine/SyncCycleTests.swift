@@ -274,7 +274,7 @@ import Testing
         let copy = FakeReplica(folder: folder)
         copy.storage.reset(replica: try original.storage.replicaID())
         for task in original.storage.tasks.values { _ = try copy.storage.merge(task.allChanges, cursor: nil) }
-        try copy.storage.recordUpload(through: copy.storage.newestLocalChangeSeq(), ownLog: original.storage.ownLogState())
+        try copy.storage.recordUpload(through: copy.storage.newestLocalChangeSeq(), ownLog: try #require(try original.storage.ownLogState()))
         let onOriginal = original.add("Made on the original")
         let onCopy = copy.add("Made on the copy")
         try original.sync()

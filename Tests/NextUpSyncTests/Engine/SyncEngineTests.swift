@@ -1,6 +1,8 @@
 import Foundation
 import NextUpCore
 import NextUpStore
+import Synchronization
+import NextUpTestSupport
 import Testing
 @testable import NextUpSync
 
@@ -29,34 +31,95 @@ import Testing
 
     @Test func anIdleEngineDoesNotWakeItselfUp() throws {
         let peer = try TemporaryFolder("peer")
-        let a = try StoreReplica(peer: peer.url, options: SyncOptions(pollIntervalMillis: 200))
+        let time = ManualMonotonicClock()
+        // Every cycle reads the wall clock, which moves on each read: a cycle
+        // that ran shows as a new lastSuccessMillis.
+        let a = try StoreReplica(peer: peer.url, clock: CountingClock(), options: SyncOptions(pollIntervalMillis: 200), watchClock: time)
         let b = try StoreReplica(peer: peer.url)
         _ = try b.store.add(TaskDraft(title: "from B"))
         try b.engine.syncOnce()
         let calls = CallCounter()
         a.engine.start(onChange: { calls.increment() })
         defer { a.engine.stop() }
-        #expect(eventually { (try? a.store.taskCount()) == 1 })
-        // Let the cycles its own writes cause run out (the poll sees them
-        // once), then watch it idle through several polls.
-        usleep(1_000_000)
+        // The first cycle, then those its own writes cause (the store's -wal,
+        // its log in the peer folder seen by the poll), run out.
+        for _ in 0..<10 {
+            time.advance(200, driving: a.engine)
+        }
+        #expect(try a.store.taskCount() == 1)
         let settled = a.engine.status.lastSuccessMillis
+        #expect(settled != nil)
         let settledCalls = calls.value
-        usleep(1_200_000)
+        // Idle through many quiet periods and poll ticks.
+        for _ in 0..<20 {
+            time.advance(200, driving: a.engine)
+        }
         #expect(a.engine.status.lastSuccessMillis == settled)
         #expect(calls.value == settledCalls)
+        // …and still awake: a commit is synced.
+        _ = try a.store.add(TaskDraft(title: "from A"))
+        time.advance(200, driving: a.engine)
+        #expect(a.engine.status.lastSuccessMillis != settled)
+        #expect(a.engine.status.pendingLocalChanges == 0)
     }
 
     @Test func requestSyncRunsACycle() throws {
         let peer = try TemporaryFolder("peer")
-        let a = try StoreReplica(peer: peer.url)
+        let time = ManualMonotonicClock()
+        let a = try StoreReplica(peer: peer.url, clock: CountingClock(), watchClock: time)
         a.engine.start(onChange: {})
         defer { a.engine.stop() }
-        #expect(eventually { a.engine.status.lastSuccessMillis != nil })
-        let first = a.engine.status.lastSuccessMillis
-        usleep(5_000)
+        // The first cycle, and those its own writes cause, run out.
+        for _ in 0..<5 { time.advance(1_000, driving: a.engine) }
+        let first = try #require(a.engine.status.lastSuccessMillis)
+        time.advance(5_000, driving: a.engine)
+        #expect(a.engine.status.lastSuccessMillis == first, "settled")
         a.engine.requestSync()
-        #expect(eventually { a.engine.status.lastSuccessMillis != first })
+        time.advance(150, driving: a.engine)
+        #expect(a.engine.status.lastSuccessMillis.map { $0 > first } == true)
+    }
+
+    @Test func storeEventsKeepComingWhileACycleRuns() throws {
+        let peer = try TemporaryFolder("peer")
+        let a = try StoreReplica(peer: peer.url)
+        // Another process's cycle holds the lock: ours waits inside its cycle.
+        let holder = try StoreLock(folder: a.store.location.folder, name: SyncEngine.lockFileName)
+        try holder.lockExclusive()
+        let events = EventLog()
+        a.engine.start(onEvent: { events.append($0) })
+        defer { a.engine.stop() }
+        #expect(eventually { a.engine.status.isSyncing })
+        _ = try TaskStore.open(a.store.location).add(TaskDraft(title: "committed during a cycle"))
+        #expect(eventually { events.all.contains(.storeFolderChanged) })
+        #expect(a.engine.status.isSyncing, "the cycle is still waiting")
+        holder.unlock()
+        #expect(eventually { a.engine.status.pendingLocalChanges == 0 && !a.engine.status.isSyncing })
+    }
+
+    @Test func aWatcherFailureShowsInTheStatusAndTheWatchIsRestarted() throws {
+        let peer = try TemporaryFolder("peer")
+        let time = ManualMonotonicClock()
+        let system = FlakyWatchSystem()
+        let a = try StoreReplica(peer: peer.url, watchClock: time, watchSystem: system)
+        let events = EventLog()
+        a.engine.start(onEvent: { events.append($0) })
+        defer { a.engine.stop() }
+        time.advance(150, driving: a.engine)
+        #expect(a.engine.status.lastSuccessMillis != nil)
+        system.failPolls(1)
+        a.engine.clockMoved()
+        a.engine.clockMoved()
+        #expect(a.engine.status.watchProblem?.contains("watching for changes failed") == true)
+        #expect(events.all.contains(.statusChanged))
+        // Restarted: after the catch-up signal the problem is gone, and a
+        // commit is noticed through the new watch.
+        time.advance(150, driving: a.engine)
+        #expect(a.engine.status.watchProblem == nil)
+        let before = events.all.count
+        _ = try a.store.add(TaskDraft(title: "after the restart"))
+        time.advance(150, driving: a.engine)
+        #expect(events.all.dropFirst(before).contains(.storeFolderChanged))
+        #expect(a.engine.status.pendingLocalChanges == 0)
     }
 
     @Test func aMissingPeerFolderShowsInTheStatusAndSyncResumesWhenItAppears() throws {
@@ -94,10 +157,10 @@ import Testing
         a.engine.start(onChange: { calls.increment() })
         #expect(eventually { a.engine.status.lastSuccessMillis != nil })
         a.engine.stop()
+        #expect(!a.engine.isRunning, "stop returns once the watcher thread has ended")
         let last = a.engine.status.lastSuccessMillis
         _ = try a.store.add(TaskDraft(title: "after stop"))
         a.engine.requestSync()
-        usleep(800_000)
         #expect(a.engine.status.lastSuccessMillis == last)
         #expect(try a.engine.cycle.storage.pendingLocalChangeCount() == 1)
     }
@@ -141,4 +204,11 @@ import Testing
         #expect(report.issues.isEmpty)
         #expect(try fresh.store.taskCount() == 50)
     }
+}
+
+/// A thread-safe record of an engine's events.
+final class EventLog: Sendable {
+    private let events = Mutex<[SyncEngine.Event]>([])
+    var all: [SyncEngine.Event] { events.withLock { $0 } }
+    func append(_ event: SyncEngine.Event) { events.withLock { $0.append(event) } }
 }

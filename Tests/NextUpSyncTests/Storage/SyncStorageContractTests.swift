@@ -35,10 +35,10 @@ import Testing
             let first = try f.storage.pendingLocalChanges(limit: 1)
             #expect(first.changes.allSatisfy { $0.field != .urgency })
             let state = OwnLogState(replica: try f.storage.replicaID().rawValue, generation: "g", end: 10, identity: 3, snapshotSize: 10)
-            try f.storage.recordUpload(through: first.through, ownLog: state)
+            try f.storage.recordUpload(through: try #require(first.through), ownLog: state)
             #expect(try f.storage.ownLogState() == state)
             #expect(try f.storage.pendingLocalChanges(limit: 100).changes.map(\.field) == [.urgency])
-            try f.storage.recordUpload(through: pending.through, ownLog: state)
+            try f.storage.recordUpload(through: try #require(pending.through), ownLog: state)
             #expect(try f.storage.pendingLocalChangeCount() == 0)
         }
     }
@@ -71,8 +71,14 @@ import Testing
                                     cursor: (file: "nextup-b.log", cursor: cursor))
             #expect(try f.storage.cursors() == ["nextup-b.log": cursor])
             let later = PeerCursor(generation: "gen-1", offset: 5_000, identity: 78)
-            _ = try f.storage.merge([], cursor: (file: "nextup-b.log", cursor: later))
+            try f.storage.saveCursor(later, forPeerFile: "nextup-b.log")
             #expect(try f.storage.cursors() == ["nextup-b.log": later])
+            // Saving where sync stands touches no task and no pending change.
+            let pendingBefore = try f.storage.pendingLocalChangeCount()
+            let own = OwnLogState(replica: try f.storage.replicaID().rawValue, generation: "g2", end: 7, identity: 4, snapshotSize: 7)
+            try f.storage.saveOwnLogState(own)
+            #expect(try f.storage.ownLogState() == own)
+            #expect(try f.storage.pendingLocalChangeCount() == pendingBefore)
         }
     }
 
@@ -109,9 +115,9 @@ import Testing
         try withStorage(kind) { (f: StorageFixture) throws in
             let before = try f.storage.replicaID()
             let id = try f.add("kept")
-            try f.storage.recordUpload(through: nil, ownLog: OwnLogState(replica: before.rawValue, generation: "g", end: 1, identity: 1, snapshotSize: 1))
+            try f.storage.saveOwnLogState(OwnLogState(replica: before.rawValue, generation: "g", end: 1, identity: 1, snapshotSize: 1))
             let cursor = PeerCursor(generation: "g", offset: 9, identity: 1)
-            _ = try f.storage.merge([], cursor: (file: "nextup-x.log", cursor: cursor))
+            try f.storage.saveCursor(cursor, forPeerFile: "nextup-x.log")
             let after = try f.storage.adoptNewReplicaID()
             #expect(after != before)
             #expect(try f.storage.replicaID() == after)

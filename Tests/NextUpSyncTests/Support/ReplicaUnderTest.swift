@@ -92,10 +92,11 @@ final class StoreReplica: ReplicaUnderTest {
     let folder: TemporaryFolder
     var cycle: SyncCycle { engine.cycle }
 
-    init(peer: URL, clock: any PhysicalClock = SystemClock(), options: SyncOptions = SyncOptions(), storeFolder: TemporaryFolder? = nil) throws {
+    init(peer: URL, clock: any PhysicalClock = SystemClock(), options: SyncOptions = SyncOptions(), storeFolder: TemporaryFolder? = nil,
+         watchClock: any MonotonicClock = SystemMonotonicClock(), watchSystem: any WatchSystem = LinuxWatchSystem()) throws {
         folder = try storeFolder ?? TemporaryFolder("replica")
         store = try TaskStore.open(StoreLocation(folder: folder.url), clock: clock)
-        engine = SyncEngine(store: store, peerFolder: peer, clock: clock, options: options)
+        engine = SyncEngine(store: store, peerFolder: peer, clock: clock, options: options, watchClock: watchClock, watchSystem: watchSystem)
     }
 
     func tasks() throws -> [TaskID: TaskItem] {

@@ -30,10 +30,13 @@ public struct NextUpConfig: Sendable, Equatable {
         var keys: [String: String]?
     }
 
+    /// The home folder a leading `~` stands for.
+    private static func home(_ environment: [String: String]) -> String { environment["HOME"] ?? NSHomeDirectory() }
+
     /// Where the file is looked for.
     public static func defaultURL(environment: [String: String]) -> URL {
         if let path = environment["NEXTUP_CONFIG"], !path.isEmpty {
-            return URL(fileURLWithPath: StoreLocation.expand(path, environment))
+            return URL(fileURLWithPath: path.expandingTilde(home: home(environment)))
         }
         if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
             return URL(fileURLWithPath: xdg).appendingPathComponent("nextup/config.toml")
@@ -58,7 +61,7 @@ public struct NextUpConfig: Sendable, Equatable {
             throw TaskInputError("config file \(url.path): \(error)")
         }
         var config = NextUpConfig()
-        config.peerFolder = file.peer.map { StoreLocation.expand($0, environment) }
+        config.peerFolder = file.peer.map { $0.expandingTilde(home: home(environment)) }
         if let cats = file.categories {
             let cleaned: [String]
             do { cleaned = try cats.map { try TaskText.category($0) } } catch let e as TaskInputError {

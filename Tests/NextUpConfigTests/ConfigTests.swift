@@ -1,7 +1,8 @@
 import Foundation
 import NextUpCore
 import Testing
-@testable import NextUpStore
+import NextUpConfig
+import NextUpTestSupport
 
 @Suite struct ConfigTests {
     let tmp = TemporaryFolder()
