@@ -144,6 +144,9 @@ def run_compaction(ctx, n, tasks, store_a, peer):
         for t in tasks:
             c = dict(t)
             c["notes"] = "round %d %s" % (k, "x" * pad)
+            # No `modified`: the record is a new edit, not an older copy the
+            # import would keep the store's newer values over.
+            c.pop("modified", None)
             changed.append(c)
         dataset.write(data, changed)
         s = ctx.launcher.run(ctx.nextup("import", data, "--store", store_a), env=ctx.env, timeout=ctx.cap)
