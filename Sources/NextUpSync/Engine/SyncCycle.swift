@@ -89,9 +89,19 @@ public final class SyncCycle: Sendable {
         case .accept(let write, let remember):
             var id = remember
             if let write {
-                try folder.replace(PeerFolderMarker.fileName) { try $0(write.encodedLine()) }
-                // Another process may have written one at the same moment: keep what is there.
-                if case .intact(let there) = try readMarker(present: true) { id = there.id }
+                let remembered = try storage.peerFolderID()
+                if adoptFolder || remembered != nil {
+                    // Taken over on request, or written again under the id this store remembers.
+                    try folder.replace(PeerFolderMarker.fileName) { try $0(write.encodedLine()) }
+                } else if try !folder.create(PeerFolderMarker.fileName, bytes: write.encodedLine()) {
+                    // Another process (another replica on this folder) made the
+                    // folder's marker at the same moment: join that one.
+                    markerSeen.withLock { $0 = nil }
+                    guard case .intact(let there) = try readMarker(present: true) else {
+                        throw PeerFolderError.unmountedOrReplaced(path: folder.location, why: "its \(PeerFolderMarker.fileName) marker is damaged")
+                    }
+                    id = there.id
+                }
             }
             if let id, id != (try storage.peerFolderID()) { try storage.rememberPeerFolder(id: id) }
         }

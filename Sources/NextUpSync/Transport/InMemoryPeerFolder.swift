@@ -133,6 +133,17 @@ public final class InMemoryPeerFolder: PeerFolder {
         return Int64(content.count)
     }
 
+    public func create(_ name: String, bytes: [UInt8]) throws -> Bool {
+        try checkAvailable()
+        return state.withLock { s in
+            guard s.files[name] == nil else { return false }
+            s.writes += 1
+            s.files[name] = File(bytes: bytes, identity: s.nextIdentity, modified: s.writes)
+            s.nextIdentity += 1
+            return true
+        }
+    }
+
     public func rename(_ name: String, to newName: String) throws {
         try checkAvailable()
         try state.withLock { s in

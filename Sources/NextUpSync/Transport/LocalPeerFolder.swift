@@ -146,6 +146,26 @@ public final class LocalPeerFolder: PeerFolder {
         return size
     }
 
+    public func create(_ name: String, bytes: [UInt8]) throws -> Bool {
+        try checkAvailable()
+        let temporary = path(Self.temporaryPrefix(of: name) + "\(UUID().uuidString.lowercased()).tmp")
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ioError(temporary, "create") }
+        defer { unlink(temporary) }
+        do {
+            defer { close(fd) }
+            try writeAll(fd, bytes, temporary)
+            guard fsync(fd) == 0 else { throw ioError(temporary, "flush") }
+        }
+        // link(2) fails when the name exists: an atomic "create if absent".
+        guard Glibc.link(temporary, path(name)) == 0 else {
+            if errno == EEXIST { return false }
+            throw ioError(path(name), "create")
+        }
+        syncFolder()
+        return true
+    }
+
     public func rename(_ name: String, to newName: String) throws {
         try checkAvailable()
         guard Glibc.rename(path(name), path(newName)) == 0 else { throw ioError(path(name), "rename") }

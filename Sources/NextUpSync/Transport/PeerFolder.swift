@@ -33,6 +33,10 @@ public protocol PeerFolder: AnyObject, Sendable {
     /// argument any number of times) and puts it in place; returns its size.
     @discardableResult
     func replace(_ name: String, writing produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws -> Int64
+    /// Puts `bytes` in place as `name` only if no file has that name (written
+    /// whole, then made visible at once); false, writing nothing, when one
+    /// does — of two processes creating it at the same moment, exactly one wins.
+    func create(_ name: String, bytes: [UInt8]) throws -> Bool
     /// Renames `name`; throws when it no longer exists.
     func rename(_ name: String, to newName: String) throws
     /// Removes what an earlier ``replace(_:writing:)`` of `name` left behind

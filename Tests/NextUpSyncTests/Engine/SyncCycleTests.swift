@@ -350,6 +350,7 @@ final class CountingPeerFolder: PeerFolder, @unchecked Sendable {
     }
     func append(_ bytes: [UInt8], to name: String, truncatingTo length: Int64?) throws -> Int64 { try inner.append(bytes, to: name, truncatingTo: length) }
     func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 { try inner.replace(name, writing: produce) }
+    func create(_ name: String, bytes: [UInt8]) throws -> Bool { try inner.create(name, bytes: bytes) }
     func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
 }
 
@@ -367,6 +368,7 @@ final class CountingPeerFolder: PeerFolder, @unchecked Sendable {
         func read(_ name: String, at offset: Int64, count: Int) throws -> [UInt8] { try inner.read(name, at: offset, count: count) }
         func append(_ bytes: [UInt8], to name: String, truncatingTo length: Int64?) throws -> Int64 { try inner.append(bytes, to: name, truncatingTo: length) }
         func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 { try inner.replace(name, writing: produce) }
+        func create(_ name: String, bytes: [UInt8]) throws -> Bool { try inner.create(name, bytes: bytes) }
         func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
     }
 

@@ -17,6 +17,16 @@ import Testing
     }
 
     @Test(arguments: PeerFolderKind.allCases)
+    func createWritesOnlyWhenTheNameIsFree(_ kind: PeerFolderKind) throws {
+        try withPeerFolder(kind) { (folder: any PeerFolder) throws in
+            #expect(try folder.create("m.id", bytes: Array("first\n".utf8)))
+            #expect(try !folder.create("m.id", bytes: Array("second\n".utf8)))
+            #expect(try folder.read("m.id", at: 0, count: 100) == Array("first\n".utf8))
+            #expect(try folder.list().map(\.name) == ["m.id"])
+        }
+    }
+
+    @Test(arguments: PeerFolderKind.allCases)
     func readsAtOffsetsAndStopsAtTheEnd(_ kind: PeerFolderKind) throws {
         try withPeerFolder(kind) { (folder: any PeerFolder) throws in
             try folder.append(Array("0123456789".utf8), to: "f", truncatingTo: nil)
