@@ -1,5 +1,5 @@
 import Foundation
-import NextUpCore
+@testable import NextUpCore
 import NextUpStore
 import NextUpSync
 import Testing
@@ -37,6 +37,12 @@ import Testing
         t.set(.tag("Work"), to: .bool(true))
         t.set(TaskField(rawValue: "x-newer")!, to: .string("kept"))
         return t
+    }
+
+    @Test func theFieldOrderIsTheTablesOrder() {
+        #expect(FieldSpec.table.map(\.field.ordinal) == Array(0..<FieldSpec.table.count))
+        #expect(TaskField.known == TaskField.known.sorted())
+        #expect(TaskField.title < TaskField.tag("a") && TaskField.tag("a") < TaskField(rawValue: "x-other")!)
     }
 
     @Test func everyFieldHasASampleAndTheSampleIsAccepted() {

@@ -101,7 +101,6 @@ public struct FieldSpec: Sendable {
 
     static let byField: [TaskField: FieldSpec] = Dictionary(uniqueKeysWithValues: table.map { ($0.field, $0) })
     static let byName: [String: TaskField] = Dictionary(uniqueKeysWithValues: table.map { ($0.field.rawValue, $0.field) })
-    static let order: [TaskField: Int] = Dictionary(uniqueKeysWithValues: table.enumerated().map { ($1.field, $0) })
 
     private init(_ field: TaskField, json: String, column: String, _ kind: Kind, triage: Bool = false,
                  option: String?, clearable: Bool = true,

@@ -17,6 +17,11 @@
 /// version map; they never change once released.
 public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
     public let rawValue: String
+    /// The field's row in the field table; `Int.max` for any other register.
+    /// A function of `rawValue` (so equality and hashing agree), kept here so
+    /// that ordering fields (every log line, every version map) compares
+    /// integers, not names.
+    let ordinal: Int
 
     /// A register name: 1…200 bytes of UTF-8 with no control character, no
     /// white space and no comma (the store's version map separates entries
@@ -30,9 +35,13 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
         }
         guard Self.isWellFormed(rawValue) else { return nil }
         self.rawValue = rawValue
+        ordinal = .max
     }
 
-    private init(known: String) { rawValue = known }
+    private init(known: String, _ ordinal: Int = .max) {
+        rawValue = known
+        self.ordinal = ordinal
+    }
 
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
@@ -49,21 +58,24 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     public var description: String { rawValue }
 
-    public static let title = TaskField(known: "title")
-    public static let notes = TaskField(known: "notes")
-    public static let urgency = TaskField(known: "urgency")
-    public static let importance = TaskField(known: "importance")
-    public static let duration = TaskField(known: "duration")
-    public static let category = TaskField(known: "category")
-    public static let due = TaskField(known: "due")
+    public static func == (lhs: TaskField, rhs: TaskField) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    public static let title = TaskField(known: "title", 0)
+    public static let notes = TaskField(known: "notes", 1)
+    public static let urgency = TaskField(known: "urgency", 2)
+    public static let importance = TaskField(known: "importance", 3)
+    public static let duration = TaskField(known: "duration", 4)
+    public static let category = TaskField(known: "category", 5)
+    public static let due = TaskField(known: "due", 6)
     /// The completion time in milliseconds, or null when not done.
-    public static let done = TaskField(known: "done")
+    public static let done = TaskField(known: "done", 7)
     /// The Next Up order key, or null when the task is in the Backlog.
-    public static let nextUp = TaskField(known: "next_up")
-    public static let deleted = TaskField(known: "deleted")
-    public static let created = TaskField(known: "created")
-    public static let source = TaskField(known: "source")
-    public static let externalID = TaskField(known: "external_id")
+    public static let nextUp = TaskField(known: "next_up", 8)
+    public static let deleted = TaskField(known: "deleted", 9)
+    public static let created = TaskField(known: "created", 10)
+    public static let source = TaskField(known: "source", 11)
+    public static let externalID = TaskField(known: "external_id", 12)
 
     /// The known fields, in the order of the field table.
     public static var known: [TaskField] { FieldSpec.table.map(\.field) }
@@ -105,12 +117,7 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     /// Known fields in table order, then every other register by name.
     public static func < (lhs: TaskField, rhs: TaskField) -> Bool {
-        switch (FieldSpec.order[lhs], FieldSpec.order[rhs]) {
-        case let (l?, r?): return l < r
-        case (.some, nil): return true
-        case (nil, .some): return false
-        case (nil, nil): return lhs.rawValue < rhs.rawValue
-        }
+        lhs.ordinal != rhs.ordinal ? lhs.ordinal < rhs.ordinal : lhs.rawValue < rhs.rawValue
     }
 
     static func isWellFormed(_ name: String) -> Bool {

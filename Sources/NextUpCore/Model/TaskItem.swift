@@ -43,7 +43,8 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
 
     /// The tags present, sorted (case-insensitively, then exactly).
     public var tags: [String] {
-        extra.compactMap { field, value in value == .bool(true) ? field.tagName : nil }
+        if extra.isEmpty { return [] }
+        return extra.compactMap { field, value in value == .bool(true) ? field.tagName : nil }
             .sorted { let a = $0.lowercased(), b = $1.lowercased(); return a != b ? a < b : $0 < $1 }
     }
 

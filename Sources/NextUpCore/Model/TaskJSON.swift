@@ -65,8 +65,10 @@ public struct TaskJSON: Codable, Equatable, Sendable {
         source = t.source
         externalID = t.externalID
         tags = t.tags
-        let opaque = t.extra.filter { $0.key.tagName == nil }
-        extra = opaque.isEmpty ? nil : Dictionary(uniqueKeysWithValues: opaque.map { ($0.key.rawValue, $0.value) })
+        if !t.extra.isEmpty {
+            let opaque = t.extra.filter { $0.key.tagName == nil }
+            extra = opaque.isEmpty ? nil : Dictionary(uniqueKeysWithValues: opaque.map { ($0.key.rawValue, $0.value) })
+        }
         if withVersions { versions = Dictionary(uniqueKeysWithValues: t.versions.map { ($0.key.rawValue, $0.value.encoded) }) }
     }
 
