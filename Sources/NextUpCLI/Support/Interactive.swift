@@ -5,7 +5,8 @@ import NextUpTUI
 enum Interactive {
     static func open(_ context: CommandContext) throws {
         do {
-            try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, config: context.config)
+            let companion = try context.bridge().map(BridgeCompanion.init)
+            try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, companion: companion, config: context.config)
         } catch let error as TerminalAppError {
             throw CLIError(error.description)
         }
