@@ -61,7 +61,7 @@ let package = Package(
             name: "NextUpBridgeTests",
             dependencies: ["NextUpBridge", "NextUpStore", "NextUpCore", "NextUpTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "NextUpTUITests", dependencies: ["NextUpTUI", "NextUpStore", "NextUpCore", "NextUpTestSupport"]),
+        .testTarget(name: "NextUpTUITests", dependencies: ["NextUpTUI", "NextUpStore", "NextUpCore", "NextUpSync", "NextUpBridge", "NextUpTestSupport"]),
         .testTarget(
             name: "NextUpCLITests",
             dependencies: ["NextUpCLI", "NextUpSync", "NextUpStore", "NextUpCore"]

@@ -113,6 +113,35 @@ import Testing
         #expect(printed.contains("stopped"))
     }
 
+    @Test func syncWatchWithOnlyAVdirBridgesWhatLandsThere() throws {
+        let vdir = scratch.path("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        var environment = nextup("v", peer: nil).environment
+        environment["NEXTUP_VDIR"] = vdir.path
+        let local = NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("v").path, "NEXTUP_VDIR": vdir.path])
+        let id = try local.run("add", "Written out by itself").out
+        let watcher = Process()
+        watcher.executableURL = NextupProcess.binary
+        watcher.arguments = ["sync", "--watch"]
+        watcher.environment = environment
+        let output = Pipe()
+        watcher.standardOutput = output
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+        defer { if watcher.isRunning { kill(watcher.processIdentifier, SIGKILL) } }
+        #expect(eventually(within: 30) { FileManager.default.fileExists(atPath: vdir.appendingPathComponent("\(id).ics").path) })
+        let phone = "BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:watch-1\nSUMMARY:From the phone\nEND:VTODO\nEND:VCALENDAR\n"
+        try Data(phone.utf8).write(to: vdir.appendingPathComponent("watch-1.ics"))
+        #expect(eventually(within: 30) { (try? local.run("list", "--json").stdout.contains("From the phone")) == true })
+        kill(watcher.processIdentifier, SIGTERM)
+        #expect(eventually(within: 15) { !watcher.isRunning })
+        #expect(watcher.terminationStatus == 0)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed.contains("watching") && printed.contains(vdir.path))
+        #expect(printed.contains("vdir: 1 created"), "\(printed)")
+        #expect(printed.contains("stopped"))
+    }
+
     @Test func concurrentSyncsOfOneStoreTakeTurns() throws {
         try makePeer()
         let a = nextup("a"), local = nextup("a", peer: nil)
