@@ -11,7 +11,9 @@ import Testing
 /// reordered, lines re-folded or unfolded, LF or CRLF) and bridge cycles
 /// converge — the store holds, per field, the last change made on either
 /// side, the files say what the store says, a further cycle is quiet — and
-/// an attribute the foreign side did not change is never cleared.
+/// an attribute the foreign side did not change is never cleared. A property
+/// changed on both sides between two cycles goes to the newer change: the
+/// foreign one when its `LAST-MODIFIED` is later than nextup's edit.
 @Suite struct BridgePropertyTests {
     static let foreignFields: [TaskField] = [.title, .notes, .importance, .due]
     static let localFields: [TaskField] = [.title, .urgency, .importance, .duration, .category, .due, .tag("alpha")]
@@ -97,6 +99,17 @@ import Testing
         // What the files said at the last cycle, and what they say now, in nextup's terms.
         var baseline = model.mapValues { $0.filter { foreignFields.contains($0.key) } }
         var fileState = baseline
+        var phoneNewer: [TaskID: Bool] = [:]
+        func cycleModel() {
+            for (task, file) in fileState {
+                for (field, value) in file where value != baseline[task]![field] {
+                    let localToo = model[task]![field] != baseline[task]![field]
+                    if !localToo || phoneNewer[task] == true { model[task]![field] = value }
+                }
+            }
+            baseline = model.mapValues { $0.filter { foreignFields.contains($0.key) } }
+            fileState = baseline
+        }
         let ids = model.keys.sorted()
         var history: [String] = []
         for _ in 0..<24 {
@@ -126,25 +139,24 @@ import Testing
                     fileState[id]![field] = value
                     changed.append("\(field)=\(value)")
                 }
+                // A phone's edit stamped later than anything nextup did, or long ago.
+                let newer = rng.chance(0.5)
+                phoneNewer[id] = newer
+                props.removeAll { $0.name == "LAST-MODIFIED" }
+                props.append(ICalProperty(name: "LAST-MODIFIED", value: newer ? ICalDate.formatUTC(millis: Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000) : "20000101T000000Z"))
                 props.shuffle(using: &rng)
                 calendar.components[index].properties = props
                 try Data(reshape(calendar, &rng).utf8).write(to: url)
-                history.append("foreign \(id.short) drop=\(drop) \(changed)")
+                history.append("foreign \(id.short) drop=\(drop) newer=\(newer) \(changed)")
             default:
                 let report = try bridge.cycle()
                 #expect(report.skipped.isEmpty, "\(report.skipped)")
-                for (task, file) in fileState {
-                    for (field, value) in file where value != baseline[task]![field] { model[task]![field] = value }
-                }
-                baseline = model.mapValues { $0.filter { foreignFields.contains($0.key) } }
-                fileState = baseline
+                cycleModel()
                 history.append("cycle")
             }
         }
         _ = try bridge.cycle()
-        for (task, file) in fileState {
-            for (field, value) in file where value != baseline[task]![field] { model[task]![field] = value }
-        }
+        cycleModel()
         _ = try bridge.cycle()
         let quiet = try bridge.cycle()
         #expect(quiet.written == 0 && !quiet.changedStore, "\(history)")

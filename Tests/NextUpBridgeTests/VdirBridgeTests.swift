@@ -84,6 +84,34 @@ import Testing
         #expect(try bridge.cycle().written == 0)
     }
 
+    @Test func aPropertyChangedOnBothSidesGoesToTheNewerChange() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "Original")
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        // Changed in nextup, and by a phone whose edit is stamped earlier: nextup's stays.
+        _ = try store.edit(task.id, set: [(.title, .string("Edited in nextup"))])
+        try phoneRewrite(name) { props in
+            props = props.filter { $0.name != "SUMMARY" && $0.name != "LAST-MODIFIED" }
+                + [ICalProperty(name: "SUMMARY", text: "Edited on the phone"), ICalProperty(name: "LAST-MODIFIED", value: "20000101T000000Z")]
+        }
+        var report = try bridge.cycle()
+        #expect(report.kept == 1 && report.updated == 0)
+        #expect(report.notices.contains { $0.contains("kept nextup's newer title") })
+        #expect(try store.task(task.id)?.title == "Edited in nextup")
+        #expect(try read(name).contains("SUMMARY:Edited in nextup\r\n"))
+        // Again, the phone's edit stamped later: the phone's wins.
+        _ = try store.edit(task.id, set: [(.title, .string("Edited in nextup again"))])
+        try phoneRewrite(name) { props in
+            props = props.filter { $0.name != "SUMMARY" && $0.name != "LAST-MODIFIED" }
+                + [ICalProperty(name: "SUMMARY", text: "Edited on the phone later"), ICalProperty(name: "LAST-MODIFIED", value: "21000101T000000Z")]
+        }
+        report = try bridge.cycle()
+        #expect(report.kept == 0 && report.updated == 1)
+        #expect(try store.task(task.id)?.title == "Edited on the phone later")
+        #expect(try bridge.cycle().written == 0)
+    }
+
     @Test func identicalOrReFoldedContentChangesNothing() throws {
         let (store, bridge) = try open()
         let task = try triaged(store, String(repeating: "long title é ", count: 12))

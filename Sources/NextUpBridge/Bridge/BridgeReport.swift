@@ -7,6 +7,9 @@ public struct BridgeReport: Sendable, Equatable {
     public var updated = 0
     /// Tasks soft-deleted because their file was removed.
     public var deleted = 0
+    /// Tasks where a property changed on both sides and nextup's newer value
+    /// was kept.
+    public var kept = 0
     /// Files written (new or rewritten).
     public var written = 0
     /// Files left alone, each with its reason (one line).

@@ -159,6 +159,7 @@ struct BridgeCycle {
             let view: VTodoView
             let complete: Bool
             let sequence: Int
+            let lastModified: Int64?
             do {
                 let roots = try ICalComponent.parse(bytes)
                 let todos = roots.flatMap { $0.name == "VTODO" ? [$0] : $0.components.filter { $0.name == "VTODO" } }
@@ -174,6 +175,7 @@ struct BridgeCycle {
                 view = try VTodoView(vtodo: todos[0])
                 complete = VTodoView.Extension.allCases.allSatisfy { view[$0] != nil }
                 sequence = todos[0].property("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
+                lastModified = todos[0].property("LAST-MODIFIED").flatMap { ICalDate.millis($0.value.trimmingCharacters(in: .whitespaces)) }
                 calendar = roots.first { $0.name == "VCALENDAR" } ?? ICalComponent(name: "VCALENDAR", components: todos)
             } catch {
                 skip(error.message)
@@ -191,12 +193,17 @@ struct BridgeCycle {
             }
             fileOf[uid] = name
             parsed[uid] = calendar
-            take(view, file: name, hash: hash, sequence: sequence, complete: complete)
+            take(view, file: name, hash: hash, sequence: sequence, complete: complete, lastModified: lastModified)
         }
     }
 
     /// Applies what the file changed since the bridge last saw it.
-    mutating func take(_ view: VTodoView, file: String, hash: String, sequence: Int, complete: Bool) {
+    ///
+    /// A property changed in the file *and* in nextup since the bridge last
+    /// wrote the file is merged like an import: the file's value is taken
+    /// only when its `LAST-MODIFIED` is later than the version of nextup's
+    /// value; otherwise nextup's stays (and goes back to the file).
+    mutating func take(_ view: VTodoView, file: String, hash: String, sequence: Int, complete: Bool, lastModified: Int64?) {
         let uid = view.uid
         let id = TaskID.forVTodoUID(uid)
         let task = tasks[id]
@@ -217,6 +224,19 @@ struct BridgeCycle {
             fields.append((.externalID, .string(uid)))
         }
         if let task { fields = fields.filter { task.value(of: $0.0) != $0.1 } }
+        if let task, let remembered {
+            var kept: [String] = []
+            fields = fields.filter { field, _ in
+                guard let seen = remembered.view.fieldValue(field), VTodoView.comparable(task, field) != seen else { return true }
+                if let lastModified, lastModified > task.versions[field]?.timestamp.millis ?? 0 { return true }
+                kept.append(field.rawValue)
+                return false
+            }
+            if !kept.isEmpty {
+                report.kept += 1
+                report.notices.append("\(file): kept nextup's newer \(kept.joined(separator: ", ")) (changed on both sides)")
+            }
+        }
         var expecting: [TaskField: Version?] = [:]
         for (field, _) in fields { expecting[field] = .some(task?.versions[field]) }
         let encoded = remember(uid, state)

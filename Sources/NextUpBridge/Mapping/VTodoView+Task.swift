@@ -42,3 +42,33 @@ extension VTodoView {
         return categories.filter { $0 != category }
     }
 }
+
+extension VTodoView {
+    /// The value this view gives `field`, in the store's shape (a completion
+    /// time in whole seconds); nil for a field the view says nothing about
+    /// (an extension it lacks, a field the mapping does not carry).
+    public func fieldValue(_ field: TaskField) -> FieldValue? {
+        switch field {
+        case .title: return .string(title)
+        case .notes: return .string(notes)
+        case .importance: return importance.map { .int(Int64($0)) } ?? .null
+        case .due: return due.map { .string($0) } ?? .null
+        case .done: return completedAt.map { .int($0) } ?? .null
+        case .deleted: return .bool(cancelled)
+        case .category: return namedCategory.map { .string($0) } ?? .null
+        case .urgency: return self[.urgency].map { $0.isEmpty ? .null : .string($0) }
+        case .duration: return self[.duration].map { $0.isEmpty ? .null : (Int64($0).map { .int($0) } ?? .null) }
+        case .nextUp: return self[.nextUp].map { $0.isEmpty ? .null : .string($0) }
+        default:
+            if let tag = field.tagName { return .bool(tags.contains(tag)) }
+            return nil
+        }
+    }
+
+    /// `task`'s value of `field` as a view would carry it (a completion time
+    /// in whole seconds), to compare with ``fieldValue(_:)``.
+    public static func comparable(_ task: TaskItem, _ field: TaskField) -> FieldValue {
+        if field == .done, let ms = task.completedAt { return .int(ms - ((ms % 1000) + 1000) % 1000) }
+        return task.value(of: field)
+    }
+}
