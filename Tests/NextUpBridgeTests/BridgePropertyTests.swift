@@ -15,7 +15,7 @@ import Testing
 /// changed on both sides between two cycles goes to the newer change: the
 /// foreign one when its `LAST-MODIFIED` is later than nextup's edit.
 @Suite struct BridgePropertyTests {
-    static let foreignFields: [TaskField] = [.title, .notes, .importance, .due]
+    static let foreignFields: [TaskField] = [.title, .notes, .importance, .due, .tag("alpha"), .tag("beta")]
     static let localFields: [TaskField] = [.title, .urgency, .importance, .duration, .category, .due, .tag("alpha")]
     static let titles = ["Pay rent", "a, b; c \\ d", "漢字 🧪 café", String(repeating: "long title ", count: 12) + "end"]
     static let notesPool = ["", "one line", "two\nlines, with; punctuation \\", "ünïcödé"]
@@ -55,7 +55,13 @@ import Testing
             if let s = value.stringValue {
                 props.append(ICalProperty(name: "DUE", parameters: [ICalParameter(name: "VALUE", values: ["DATE"])], value: s.replacingOccurrences(of: "-", with: "")))
             }
-        default: fatalError()
+        default:
+            // A tag: its name added to or taken out of CATEGORIES, in any order.
+            let name = field.tagName!
+            var list = props.filter { $0.name == "CATEGORIES" }.flatMap(\.textList).filter { $0 != name }
+            if value == .bool(true) { list.insert(name, at: name.count % (list.count + 1)) }
+            props.removeAll { $0.name == "CATEGORIES" }
+            if !list.isEmpty { props.append(ICalProperty(name: "CATEGORIES", value: list.map(ICalText.escape).joined(separator: ","))) }
         }
     }
 
@@ -93,7 +99,7 @@ import Testing
             var fields: [(TaskField, FieldValue)] = []
             for field in localFields where rng.chance(0.7) { fields.append((field, localValue(field, &rng))) }
             let result = try store.edit(task.id, set: fields, nextUp: rng.chance(0.5))
-            model[task.id] = Dictionary(uniqueKeysWithValues: (localFields + [.notes, .nextUp]).map { ($0, result.task.value(of: $0)) })
+            model[task.id] = Dictionary(uniqueKeysWithValues: (localFields + [.notes, .nextUp, .tag("beta")]).map { ($0, result.task.value(of: $0)) })
         }
         _ = try bridge.cycle()
         // What the files said at the last cycle, and what they say now, in nextup's terms.
