@@ -45,18 +45,28 @@ public final class VdirBridge: Sendable {
     static let folderKey = TaskStore.bridgeKeyPrefix + "folder"
     static let itemPrefix = TaskStore.bridgeKeyPrefix + "item."
     private let running = Mutex<Void>(())
+    /// Held during a cycle, so that the cycles of two processes on one store
+    /// (a TUI and `nextup sync`) never overlap either.
+    private let lock: StoreLock?
+
+    /// The name of the lock file in the store folder.
+    public static let lockFileName = "vdir.lock"
 
     public init(store: TaskStore, folder: URL) {
         self.store = store
         self.folder = VdirFolder(url: folder)
+        lock = try? StoreLock(folder: store.location.folder, name: Self.lockFileName)
     }
 
-    /// Runs one cycle (cycles of one bridge never overlap).
+    /// Runs one cycle (cycles on one store never overlap, in this process or
+    /// across processes: they hold `vdir.lock` in the store folder).
     ///
     /// - Throws: ``BridgeError`` when the vdir is missing or unreadable;
     ///   store errors.
     public func cycle(now: Int64? = nil) throws -> BridgeReport {
         try running.withLock { _ in
+            try lock?.lockExclusive()
+            defer { lock?.unlock() }
             var cycle = try BridgeCycle(bridge: self, now: now ?? Int64(Date().timeIntervalSince1970 * 1000))
             return try cycle.run()
         }

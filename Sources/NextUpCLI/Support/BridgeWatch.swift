@@ -41,7 +41,7 @@ struct BridgeWatch {
         }
         let watcher = ChangeWatcher(
             watching: [bridge.store.location.folder, bridge.folder.url],
-            ignoring: { $0.hasSuffix(".tmp") || $0.hasSuffix("-shm") || $0 == "nextup.lock" || $0 == SyncEngine.lockFileName },
+            ignoring: { $0.hasSuffix(".tmp") || SyncEngine.isIgnorableName($0) || $0 == VdirBridge.lockFileName },
             onProblem: { problem in if let problem { Terminal.printError("nextup: \(problem)") } },
             onChange: { _ in runCycle() }
         )

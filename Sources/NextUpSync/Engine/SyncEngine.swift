@@ -234,7 +234,7 @@ public final class SyncEngine: Sendable {
     public static func isIgnorableName(_ name: String) -> Bool { isIgnorable(name) }
 
     static func isIgnorable(_ name: String) -> Bool {
-        name == lockFileName || name == "nextup.lock" || name.hasSuffix("-shm")
+        name == lockFileName || name == "nextup.lock" || name == "vdir.lock" || name.hasSuffix("-shm")
             || PeerFileName.isTemporary(name) || name.hasSuffix(PeerFileName.mergedSuffix)
     }
 
