@@ -112,6 +112,22 @@ import Testing
         #expect(try bridge.cycle().written == 0)
     }
 
+    @Test func theLongestNotesGoThroughAndComeBack() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "long notes")
+        let notes = String(repeating: "漢,\\;", count: TaskText.maxNotesLength / 4)
+        _ = try store.edit(task.id, set: [(.notes, .string(notes))])
+        #expect(try bridge.cycle().written == 1)
+        let name = "\(task.id.rawValue).ics"
+        try phoneRewrite(name) { props in
+            props = props.map { $0.name == "SUMMARY" ? ICalProperty(name: "SUMMARY", text: "renamed") : $0 }
+        }
+        let report = try bridge.cycle()
+        #expect(report.skipped.isEmpty && report.updated == 1)
+        #expect(try store.task(task.id)?.notes == notes)
+        #expect(try store.task(task.id)?.title == "renamed")
+    }
+
     @Test func identicalOrReFoldedContentChangesNothing() throws {
         let (store, bridge) = try open()
         let task = try triaged(store, String(repeating: "long title é ", count: 12))

@@ -39,8 +39,10 @@ import Synchronization
 public final class VdirBridge: Sendable {
     public let store: TaskStore
     public let folder: VdirFolder
-    /// The largest `.ics` file read: a task's file is a few KiB at most.
-    public static let maxFileBytes = 1 << 20
+    /// The largest `.ics` file read: room for the longest notes a task may
+    /// hold (512 KiB of UTF-8, up to twice that escaped), not for a 10 MB
+    /// attachment.
+    public static let maxFileBytes = 4 << 20
 
     static let folderKey = TaskStore.bridgeKeyPrefix + "folder"
     static let itemPrefix = TaskStore.bridgeKeyPrefix + "item."
