@@ -1,3 +1,4 @@
+import ArgumentParser
 import NextUpStore
 import NextUpTUI
 
@@ -5,7 +6,8 @@ import NextUpTUI
 enum Interactive {
     static func open(_ context: CommandContext) throws {
         do {
-            try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, config: context.config)
+            let status = try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, config: context.config)
+            if status != 0 { throw ExitCode(status) }
         } catch let error as TerminalAppError {
             throw CLIError(error.description)
         }

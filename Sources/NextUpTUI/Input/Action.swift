@@ -21,6 +21,7 @@ public enum Action: String, CaseIterable, Sendable {
     case toggleDone = "toggle-done"
     case delete
     case undo
+    case redo
     case filter
     case sort
     case sync
@@ -50,7 +51,8 @@ public enum Action: String, CaseIterable, Sendable {
         case .reorderUp: return "move up in Next Up"
         case .toggleDone: return "done / undone"
         case .delete: return "delete (z undoes)"
-        case .undo: return "undo this session's last edit"
+        case .undo: return "undo this session's last edit, if nobody changed it since"
+        case .redo: return "redo what z undid, if nobody changed it since"
         case .filter: return "filter: text, cat:NAME, is:tbd"
         case .sort: return "backlog sort: score, due, duration, created"
         case .sync: return "sync now"

@@ -30,6 +30,7 @@ public struct KeyMap: Equatable, Sendable {
         .char("x"): .toggleDone, .char(" "): .toggleDone,
         .char("D"): .delete,
         .char("z"): .undo,
+        .char("Z"): .redo,
         .char("/"): .filter,
         .char("s"): .sort,
         .char("r"): .sync,

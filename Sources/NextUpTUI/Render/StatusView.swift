@@ -46,6 +46,10 @@ enum StatusView {
             b.add(" \(error)", .error)
             return b.line(padding: .error)
         }
+        if let prompt = state.prompt, prompt.conflict != nil {
+            b.add(" yours: “\(Sanitizer.visible(prompt.editor.text))”", .status)
+            return b.line(padding: .status)
+        }
         let (text, problem) = syncText(state.sync, nowMillis: state.nowMillis)
         let style: Style = problem ? .statusProblem : .status
         b.add(" " + text, style)
@@ -61,6 +65,10 @@ enum StatusView {
     /// The prompt (with the cursor's column) or the message, or key hints.
     static func messageLine(_ state: AppState, width: Int) -> (ScreenLine, cursorCol: Int?) {
         var b = LineBuilder(width: width)
+        if let prompt = state.prompt, let conflict = prompt.conflict {
+            b.add(" \(conflict.text) \(Prompt.Conflict.keys)", .error)
+            return (b.line(padding: .error), nil)
+        }
         if let prompt = state.prompt {
             b.add(prompt.label, .header, cells: max(1, width / 2))
             let room = b.remaining

@@ -26,6 +26,7 @@ public final class AppRuntime {
         self.screen = screen
         self.sync = sync
         self.clock = clock
+        self.state.replica = backend.replica()
     }
 
     /// Reads the size, the clock, the lists and the sync state, and draws.
@@ -78,6 +79,8 @@ public final class AppRuntime {
             }
             watchProblem = problem
             if let sync { send(.syncStatus(sync.display())) }
+        case .signal(let number):
+            send(.signal(number))
         case .tick:
             send(.tick(nowMillis: clock.nowMillis()))
             if watchProblem != nil { reloadIfTheStoreMoved() }
@@ -146,20 +149,27 @@ public final class AppRuntime {
 
     func perform(_ effect: Effect) {
         switch effect {
-        case .write(let write, let undo):
+        case .write(let write, let seen, let undo):
             do {
-                let id = try backend.perform(write)
-                send(.wrote(write, task: id, undo: undo))
+                let task = try backend.perform(write, expecting: seen)
+                var undo = undo
+                undo?.written = task.seen(write.fields)
+                send(.wrote(write, task: task.id, undo: undo))
+            } catch let stale as StaleWrite {
+                send(.stale(stale, .edit))
             } catch {
                 send(.failed("could not save: \(error)"))
             }
             needsReload = true
-        case .undo(let entry):
+        case .undo(let entry), .redo(let entry):
+            let redo = if case .redo = effect { true } else { false }
             do {
-                let id = try backend.perform(entry.inverse)
-                send(.wrote(entry.inverse, task: id, undo: nil))
+                let task = try backend.perform(entry.inverse, expecting: entry.written)
+                send(.undone(entry.flipped(leaving: task.seen(entry.inverse.fields)), redo: redo))
+            } catch let stale as StaleWrite {
+                send(.stale(stale, redo ? .redo(entry) : .undo(entry)))
             } catch {
-                send(.failed("could not undo: \(error)"))
+                send(.failed("could not \(redo ? "redo" : "undo"): \(error)"))
             }
             needsReload = true
         case .reload:

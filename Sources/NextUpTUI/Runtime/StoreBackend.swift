@@ -18,32 +18,34 @@ public final class StoreBackend: TaskBackend {
 
     public func changeToken() throws -> Int? { try store.dataVersion() }
 
-    public func perform(_ write: Write) throws -> TaskID {
+    public func replica() -> ReplicaID? { try? store.replicaID() }
+
+    public func perform(_ write: Write, expecting seen: [TaskField: Version?]) throws -> TaskItem {
         switch write {
         case .add(let title, let toNextUp):
             var draft = try TaskDraft(title: title)
             draft.nextUp = toNextUp
-            return try store.add(draft).id
+            return try store.add(draft)
         case .setTitle(let id, let title):
-            return try set(id, .title, .string(title))
+            return try set(id, .title, .string(title), seen)
         case .setUrgency(let id, let u):
-            return try set(id, .urgency, u.map { .string($0.rawValue) } ?? .null)
+            return try set(id, .urgency, u.map { .string($0.rawValue) } ?? .null, seen)
         case .setImportance(let id, let i):
-            return try set(id, .importance, i.map { .int(Int64($0.rawValue)) } ?? .null)
+            return try set(id, .importance, i.map { .int(Int64($0.rawValue)) } ?? .null, seen)
         case .setDuration(let id, let d):
-            return try set(id, .duration, d.map { .int(Int64($0.minutes)) } ?? .null)
+            return try set(id, .duration, d.map { .int(Int64($0.minutes)) } ?? .null, seen)
         case .setCategory(let id, let c):
-            return try set(id, .category, c.map { .string($0) } ?? .null)
-        case .complete(let id): return try store.complete(id).task.id
-        case .reopen(let id): return try store.reopen(id).task.id
-        case .delete(let id): return try store.delete(id).task.id
-        case .restore(let id): return try store.restore(id).task.id
-        case .removeFromNextUp(let id): return try store.removeFromNextUp(id).task.id
-        case .placeInNextUp(let id, let place): return try store.placeInNextUp(id, place).task.id
+            return try set(id, .category, c.map { .string($0) } ?? .null, seen)
+        case .complete(let id): return try store.complete(id, expecting: seen).task
+        case .reopen(let id): return try store.reopen(id, expecting: seen).task
+        case .delete(let id): return try store.delete(id, expecting: seen).task
+        case .restore(let id): return try store.restore(id, expecting: seen).task
+        case .removeFromNextUp(let id): return try store.removeFromNextUp(id, expecting: seen).task
+        case .placeInNextUp(let id, let place): return try store.placeInNextUp(id, place, expecting: seen).task
         }
     }
 
-    private func set(_ id: TaskID, _ field: TaskField, _ value: FieldValue) throws -> TaskID {
-        try store.edit(id, set: [(field, value)]).task.id
+    private func set(_ id: TaskID, _ field: TaskField, _ value: FieldValue, _ seen: [TaskField: Version?]) throws -> TaskItem {
+        try store.edit(id, set: [(field, value)], expecting: seen).task
     }
 }

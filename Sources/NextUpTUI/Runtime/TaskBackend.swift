@@ -10,8 +10,14 @@ public protocol TaskBackend: AnyObject {
     func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID])
     /// Full rows for some ids (unknown ids are skipped).
     func rows(_ ids: [TaskID]) throws -> [TaskItem]
-    /// Performs a write; returns the task written (for an add, the new one).
-    func perform(_ write: Write) throws -> TaskID
+    /// Performs a write, only if every field in `expecting` still holds the
+    /// version given (nil: never written); returns the task written, as it is
+    /// after the write (for an add, the new one).
+    ///
+    /// - Throws: `StaleWrite` (nothing written) when one of them moved on.
+    func perform(_ write: Write, expecting: [TaskField: Version?]) throws -> TaskItem
+    /// This store's replica id (nil when unknown).
+    func replica() -> ReplicaID?
     /// A number that changes when another connection commits; nil when
     /// unknown (then every signal reloads).
     func changeToken() throws -> Int?

@@ -11,8 +11,11 @@ public enum TerminalApp {
     /// a closed terminal). The terminal is always restored before this returns
     /// or throws. With a peer folder, the sync engine runs in the background.
     ///
+    /// - Returns: the exit status: 0 after `q`, 128 + the signal's number
+    ///   after Ctrl-C (130) or SIGTERM (143).
     /// - Throws: ``TerminalAppError`` when there is no usable terminal.
-    public static func run(store: TaskStore, peerFolder: URL?, config: NextUpConfig) throws {
+    @discardableResult
+    public static func run(store: TaskStore, peerFolder: URL?, config: NextUpConfig) throws -> Int32 {
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw TerminalAppError("the task screen needs a terminal; use 'nextup list' or 'nextup --help' in scripts")
         }
@@ -61,7 +64,7 @@ public enum TerminalApp {
         let uiStore = sync == nil ? store : ((try? TaskStore.open(store.location)) ?? store)
         let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync)
         if !startProblems.isEmpty { runtime.send(.failed(startProblems.joined(separator: "; "))) }
-        EventLoop(runtime: runtime, screen: screen, inbox: inbox, signals: signals).run()
+        return EventLoop(runtime: runtime, screen: screen, inbox: inbox, signals: signals).run()
     }
 
     static func makeSync(store: TaskStore, peerFolder: URL?, problems: inout [String]) -> SyncSource? {

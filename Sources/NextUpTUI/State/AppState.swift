@@ -29,12 +29,24 @@ public struct AppState: Equatable, Sendable {
     public var highlights: [TaskID: Int64] = [:]
     /// This session's edits, newest last.
     public var undoStack: [UndoEntry] = []
+    /// Edits taken back by `z`, newest last; `Z` makes them again. A new
+    /// edit empties it.
+    public var redoStack: [UndoEntry] = []
+    /// A prompt whose write is being performed: reopened, showing the other
+    /// value, when the write comes back stale.
+    public var submitted: Prompt?
+    /// This store's replica id, to tell "this machine" from "another machine"
+    /// when a write comes back stale.
+    public var replica: ReplicaID?
     /// Tasks this UI wrote since the last reload (not highlighted as outside changes).
     public var ownWrites: Set<TaskID> = []
 
     public var keyMap: KeyMap
     public var categories: [String]
     public var quitting = false
+    /// The process's exit status once quitting: 0 after `q`, 128 + the
+    /// signal's number after a signal (130 Ctrl-C, 143 SIGTERM).
+    public var exitStatus: Int32 = 0
 
     public struct Message: Equatable, Sendable {
         public var text: String

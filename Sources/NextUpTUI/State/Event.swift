@@ -17,8 +17,25 @@ public enum Event: Equatable, Sendable {
     /// A write of this UI succeeded; `task` is the task written (for an add,
     /// the new one).
     case wrote(Write, task: TaskID?, undo: UndoEntry?)
+    /// An undo (`.undo`) or redo (`.redo`) entry's write succeeded; the entry
+    /// goes, flipped, on the other stack.
+    case undone(UndoEntry, redo: Bool)
+    /// A write was refused because a field it depends on moved on since the
+    /// UI saw it (another process, another machine): nothing was written.
+    case stale(StaleWrite, Attempt)
+    /// A signal: SIGINT (Ctrl-C) cancels an open prompt, else quits; SIGTERM
+    /// and SIGHUP quit. The exit status says which (128 + the number).
+    case signal(Int32)
     /// A write or read failed; the message is shown in plain words.
     case failed(String)
+}
+
+/// What a refused write was for.
+public enum Attempt: Equatable, Sendable {
+    /// A key's edit, or a prompt's (``AppState/submitted`` holds the prompt).
+    case edit
+    case undo(UndoEntry)
+    case redo(UndoEntry)
 }
 
 /// The two lists as read from the store: ids in display order, plus rows for

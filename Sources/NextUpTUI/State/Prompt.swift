@@ -15,14 +15,41 @@ public struct Prompt: Equatable, Sendable {
     public var editor: LineEditor
     /// The text the prompt opened with (the field's value then), for undo.
     public var original: String
+    /// Per field the prompt's write depends on (its own field, and whether
+    /// the task is done or deleted), the version seen when it opened.
+    public var seen: [TaskField: Version?] = [:]
+    /// Set when the prompt's write came back stale: the field moved on after
+    /// the prompt opened. Enter does not write; the person chooses.
+    public var conflict: Conflict?
     /// A problem with the last submitted text ("duration must look like …");
     /// the prompt stays open until the text is fixed or the prompt cancelled.
     public var error: String?
 
-    public init(kind: Kind, text: String = "") {
+    public init(kind: Kind, text: String = "", seen: [TaskField: Version?] = [:]) {
         self.kind = kind
         self.editor = LineEditor(text)
         self.original = text
+        self.seen = seen
+    }
+
+    /// The task the prompt edits (nil for add and filter).
+    public var task: TaskID? {
+        switch kind {
+        case .title(let id), .duration(let id), .category(let id): return id
+        case .add, .filter: return nil
+        }
+    }
+
+    /// What changed under an open prompt, in words, and the version to
+    /// expect once the person has seen it.
+    public struct Conflict: Equatable, Sendable {
+        public var field: TaskField
+        /// "the title is now “Renamed”, changed on another machine"
+        public var text: String
+        public var version: Version?
+
+        /// The keys, shown after ``text``.
+        public static let keys = "o overwrite · k keep theirs · e edit"
     }
 
     /// The words before the text field.

@@ -6,8 +6,16 @@ extension Reducer {
     static func edit(_ action: Action, _ task: TaskItem, _ state: inout AppState) -> [Effect] {
         let id = task.id
         let name = TerminalWidth.truncate(Sanitizer.visible(task.title), to: 30)
+        // A key's edit is made from the row on screen: it is written only if
+        // the fields it changes still hold what the row showed.
         func change(_ write: Write, undo: Write, _ what: String) -> [Effect] {
-            [.write(write, undo: UndoEntry(inverse: undo, description: "\(what) of “\(name)”"))]
+            [.write(write, seen: task.seen(write.fields),
+                    undo: UndoEntry(inverse: undo, original: write, description: "\(what) of “\(name)”"))]
+        }
+        // A prompt depends on its field and on the task being open or done,
+        // and not deleted, as it was when the prompt opened.
+        func prompt(_ kind: Prompt.Kind, _ text: String, _ field: TaskField) -> Prompt {
+            Prompt(kind: kind, text: text, seen: task.seen([field, .done, .deleted]))
         }
         if let refusal = refusal(action, on: task) {
             state.say(refusal.replacingOccurrences(of: "%", with: "“\(name)”"))
@@ -15,11 +23,11 @@ extension Reducer {
         }
         switch action {
         case .editTitle:
-            state.prompt = Prompt(kind: .title(id), text: task.title)
+            state.prompt = prompt(.title(id), task.title, .title)
         case .setDuration:
-            state.prompt = Prompt(kind: .duration(id), text: task.duration?.description ?? "")
+            state.prompt = prompt(.duration(id), task.duration?.description ?? "", .duration)
         case .typeCategory:
-            state.prompt = Prompt(kind: .category(id), text: task.category ?? "")
+            state.prompt = prompt(.category(id), task.category ?? "", .category)
         case .cycleUrgency:
             let next: Urgency? = switch task.urgency { case nil: .urgent; case .urgent: .notUrgent; case .notUrgent: nil }
             state.say("urgency: \(next?.label ?? "?")")
@@ -91,6 +99,10 @@ extension Reducer {
 
     static func handlePromptKey(_ key: Key, _ state: inout AppState) -> [Effect] {
         guard var prompt = state.prompt else { return [] }
+        if let conflict = prompt.conflict {
+            if case .paste = key { return [] }
+            return handleConflictKey(key, prompt, conflict, &state)
+        }
         switch key {
         case .escape, .ctrl("c"), .ctrl("g"):
             state.prompt = nil
@@ -104,6 +116,29 @@ extension Reducer {
         }
     }
 
+    /// A prompt whose field moved on since it opened: o writes the prompt's
+    /// text over the other value, k keeps the other value (and closes), e goes
+    /// back to editing (the other value now seen). Nothing else is read, so a
+    /// key meant for the list cannot write by accident.
+    static func handleConflictKey(_ key: Key, _ prompt: Prompt, _ conflict: Prompt.Conflict, _ state: inout AppState) -> [Effect] {
+        var seenNow = prompt
+        seenNow.conflict = nil
+        seenNow.seen[conflict.field] = conflict.version
+        switch key {
+        case .char("o"), .char("O"):
+            return submit(seenNow, &state)
+        case .char("k"), .char("K"), .escape, .ctrl("c"), .ctrl("g"):
+            state.prompt = nil
+            state.say("kept the other change; nothing written")
+            return []
+        case .char("e"), .char("E"):
+            state.prompt = seenNow
+            return []
+        default:
+            return []
+        }
+    }
+
     /// Submits a prompt: on bad input the prompt stays open with the problem
     /// shown; otherwise it closes and writes only its own field.
     static func submit(_ prompt: Prompt, _ state: inout AppState) -> [Effect] {
@@ -113,7 +148,7 @@ extension Reducer {
             switch prompt.kind {
             case .add(let toNextUp):
                 let title = try TaskText.title(text)
-                effects = [.write(.add(title: title, toNextUp: toNextUp), undo: nil)]
+                effects = [.write(.add(title: title, toNextUp: toNextUp), seen: [:], undo: nil)]
             case .title(let id):
                 let title = try TaskText.title(text)
                 if title != prompt.original {
@@ -149,11 +184,12 @@ extension Reducer {
             return []
         }
         state.prompt = nil
+        state.submitted = effects.isEmpty || prompt.task == nil ? nil : prompt
         return effects
     }
 
     static func undoable(_ write: Write, _ inverse: Write, _ what: String, _ prompt: Prompt) -> Effect {
-        .write(write, undo: UndoEntry(inverse: inverse, description: "\(what) change"))
+        .write(write, seen: prompt.seen, undo: UndoEntry(inverse: inverse, original: write, description: "\(what) change"))
     }
 
     /// Why `action` makes no sense on `task` (`%` stands for its name), or nil.

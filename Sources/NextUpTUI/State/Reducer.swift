@@ -33,14 +33,40 @@ public enum Reducer {
         case .syncStatus(let sync):
             state.sync = sync
         case .wrote(let write, let task, let undo):
-            if let undo { state.undoStack.append(undo) }
+            state.submitted = nil
+            if let undo {
+                state.undoStack.append(undo)
+                state.redoStack = []
+            }
             if case .add(let title, _) = write, let task {
-                state.undoStack.append(UndoEntry(inverse: .delete(task), description: "add “\(TerminalWidth.truncate(Sanitizer.visible(title), to: 30))”"))
+                // Undone only while nobody deleted or restored it since.
+                state.undoStack.append(UndoEntry(inverse: .delete(task), original: .restore(task),
+                                                 description: "add “\(TerminalWidth.truncate(Sanitizer.visible(title), to: 30))”",
+                                                 written: [.deleted: Optional<Version>.none]))
+                state.redoStack = []
                 state.pendingSelection = task
             }
             if let task { state.ownWrites.insert(task) }
             if state.undoStack.count > 500 { state.undoStack.removeFirst(state.undoStack.count - 500) }
+        case .undone(let entry, let redo):
+            if redo { state.undoStack.append(entry) } else { state.redoStack.append(entry) }
+            if let task = entry.inverse.task {
+                state.ownWrites.insert(task)
+                state.pendingSelection = task
+            }
+        case .stale(let stale, let attempt):
+            refuseStale(stale, attempt, &state)
+        case .signal(let number):
+            if number == 2, state.prompt != nil {
+                state.prompt = nil
+                state.say("cancelled")
+            } else {
+                state.quitting = true
+                state.exitStatus = 128 + number
+                effects = [.quit]
+            }
         case .failed(let message):
+            state.submitted = nil
             state.say(message, error: true)
         }
         keepSelectionInView(&state)
@@ -110,6 +136,10 @@ public enum Reducer {
             return []
         }
         if state.prompt != nil { return handlePromptKey(key, &state) }
+        if case .paste = key {
+            state.say("a paste does nothing outside a prompt — a adds a task, then paste its title")
+            return []
+        }
         guard let action = state.keyMap.action(for: key) else {
             if key != .escape { state.say("\(key.name) does nothing here — ? shows the keys") }
             else { state.message = nil }
@@ -154,9 +184,15 @@ public enum Reducer {
                 state.say("nothing to undo")
                 return []
             }
-            state.say("undid \(entry.description)")
-            state.pendingSelection = entry.inverse.task
+            state.say("undid \(entry.description) — Z redoes")
             return [.undo(entry)]
+        case .redo:
+            guard let entry = state.redoStack.popLast() else {
+                state.say("nothing to redo")
+                return []
+            }
+            state.say("redid \(entry.description)")
+            return [.redo(entry)]
         case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
              .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete:
             guard let task = state.selectedTask else {

@@ -19,6 +19,22 @@ public enum Write: Equatable, Sendable {
     case placeInNextUp(TaskID, NextUpPlace)
     case removeFromNextUp(TaskID)
 
+    /// The fields of its own task the write changes: what its expectation
+    /// names, and what an undo of it must find as this session left them.
+    public var fields: [TaskField] {
+        switch self {
+        case .add: return []
+        case .setTitle: return [.title]
+        case .setUrgency: return [.urgency]
+        case .setImportance: return [.importance]
+        case .setDuration: return [.duration]
+        case .setCategory: return [.category]
+        case .complete, .reopen: return [.done]
+        case .delete, .restore: return [.deleted]
+        case .placeInNextUp, .removeFromNextUp: return [.nextUp]
+        }
+    }
+
     /// The task written, when it exists already.
     public var task: TaskID? {
         switch self {
