@@ -60,5 +60,5 @@ extension Fixture {
 extension TaskBackend {
     /// An unconditional write, returning the task's id (test shorthand).
     @discardableResult
-    func perform(_ write: Write) throws -> TaskID { try perform(write, expecting: [:]).id }
+    func perform(_ write: Write) throws -> TaskID { try perform(write, expecting: [:]).task.id }
 }

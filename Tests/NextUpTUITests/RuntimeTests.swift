@@ -11,7 +11,7 @@ import NextUpCore
         init(_ inner: MemoryBackend) { self.inner = inner }
         func listIDs(_ q: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) { try inner.listIDs(q, nowMillis: nowMillis) }
         func rows(_ ids: [TaskID]) throws -> [TaskItem] { rowsRequested += ids.count; return try inner.rows(ids) }
-        func perform(_ w: Write, expecting: [TaskField: Version?]) throws -> TaskItem { try inner.perform(w, expecting: expecting) }
+        func perform(_ w: Write, expecting: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) { try inner.perform(w, expecting: expecting) }
         func replica() -> ReplicaID? { inner.replica() }
         func changeToken() throws -> Int? { try inner.changeToken() }
     }
@@ -197,7 +197,7 @@ extension RuntimeTests {
         init(_ inner: MemoryBackend, token: Int?) { self.inner = inner; self.token = token }
         func listIDs(_ q: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) { try inner.listIDs(q, nowMillis: nowMillis) }
         func rows(_ ids: [TaskID]) throws -> [TaskItem] { try inner.rows(ids) }
-        func perform(_ w: Write, expecting: [TaskField: Version?]) throws -> TaskItem { try inner.perform(w, expecting: expecting) }
+        func perform(_ w: Write, expecting: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) { try inner.perform(w, expecting: expecting) }
         func replica() -> ReplicaID? { inner.replica() }
         func changeToken() throws -> Int? { token }
     }

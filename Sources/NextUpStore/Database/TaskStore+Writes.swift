@@ -44,10 +44,12 @@ extension TaskStore {
     public func add(_ draft: TaskDraft) throws -> TaskItem {
         try writeSession { session in
             var task = TaskItem(id: TaskID.make())
+            let before = task
             var fields = draft.fields
             fields.append((.created, .int(session.now)))
             if draft.nextUp { fields.append((.nextUp, .string(try Self.bottomOfNextUp(session.db)))) }
-            _ = try session.write(fields, to: &task)
+            let changes = try session.write(fields, to: &task)
+            try UndoJournal.record(.add, before: before, changes: changes, at: session.now, session.db)
             return task
         }
     }
@@ -69,6 +71,7 @@ extension TaskStore {
                      expecting: [TaskField: Version?] = [:]) throws -> WriteResult {
         try writeSession { session in
             guard var task = try TaskRow.fetchOne(session.db, id: id) else { throw StoreError.unknownTask(id.rawValue) }
+            let before = task
             var all = fields
             var others: [(TaskID, String)] = []
             if let place {
@@ -79,6 +82,7 @@ extension TaskStore {
                 all.append((.nextUp, nextUp ? .string(try Self.bottomOfNextUp(session.db)) : .null))
             }
             let changes = try session.write(all, to: &task, expecting: expecting)
+            try UndoJournal.record(.edit, before: before, changes: changes, at: session.now, session.db)
             for (other, key) in others {
                 guard var neighbour = try TaskRow.fetchOne(session.db, id: other) else { continue }
                 _ = try session.write([(.nextUp, .string(key))], to: &neighbour)
@@ -163,7 +167,9 @@ extension TaskStore {
                 _ fields: (TaskItem, Int64) -> [(TaskField, FieldValue)]) throws -> WriteResult {
         try writeSession { session in
             guard var task = try TaskRow.fetchOne(session.db, id: id) else { throw StoreError.unknownTask(id.rawValue) }
+            let before = task
             let changes = try session.write(fields(task, session.now), to: &task, expecting: expecting)
+            try UndoJournal.record(.edit, before: before, changes: changes, at: session.now, session.db)
             return WriteResult(task: task, changes: changes)
         }
     }

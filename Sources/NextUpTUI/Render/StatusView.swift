@@ -47,7 +47,7 @@ enum StatusView {
             return b.line(padding: .error)
         }
         if let prompt = state.prompt, prompt.conflict != nil {
-            b.add(" yours: “\(Sanitizer.visible(prompt.editor.text))”", .status)
+            b.add(" o overwrite with yours: “\(Sanitizer.visible(prompt.editor.text))” · k keep theirs · e edit", .status)
             return b.line(padding: .status)
         }
         let (text, problem) = syncText(state.sync, nowMillis: state.nowMillis)
@@ -66,7 +66,7 @@ enum StatusView {
     static func messageLine(_ state: AppState, width: Int) -> (ScreenLine, cursorCol: Int?) {
         var b = LineBuilder(width: width)
         if let prompt = state.prompt, let conflict = prompt.conflict {
-            b.add(" \(conflict.text) \(Prompt.Conflict.keys)", .error)
+            b.add(" \(conflict.text)", .error)
             return (b.line(padding: .error), nil)
         }
         if let prompt = state.prompt {

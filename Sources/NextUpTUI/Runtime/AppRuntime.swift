@@ -151,9 +151,11 @@ public final class AppRuntime {
         switch effect {
         case .write(let write, let seen, let undo):
             do {
-                let task = try backend.perform(write, expecting: seen)
-                var undo = undo
+                let (task, changed) = try backend.perform(write, expecting: seen)
+                // A write that changed nothing leaves nothing to undo.
+                var undo = changed ? undo : nil
                 undo?.written = task.seen(write.fields)
+                undo?.prior = seen.filter { write.fields.contains($0.key) }
                 send(.wrote(write, task: task.id, undo: undo))
             } catch let stale as StaleWrite {
                 send(.stale(stale, .edit))
@@ -164,8 +166,14 @@ public final class AppRuntime {
         case .undo(let entry), .redo(let entry):
             let redo = if case .redo = effect { true } else { false }
             do {
-                let task = try backend.perform(entry.inverse, expecting: entry.written)
-                send(.undone(entry.flipped(leaving: task.seen(entry.inverse.fields)), redo: redo))
+                let (task, changed) = try backend.perform(entry.inverse, expecting: entry.written)
+                if changed {
+                    send(.undone(entry, leaving: task.seen(entry.inverse.fields), redo: redo))
+                } else {
+                    // It already held the earlier value (set elsewhere): the
+                    // entry is spent, and redo must not write over that.
+                    send(.failed("nothing to \(redo ? "redo" : "undo") for \(entry.description): it already is that way"))
+                }
             } catch let stale as StaleWrite {
                 send(.stale(stale, redo ? .redo(entry) : .undo(entry)))
             } catch {

@@ -67,10 +67,10 @@ public final class MemoryBackend: TaskBackend {
         return token
     }
 
-    public func perform(_ write: Write, expecting seen: [TaskField: Version?]) throws -> TaskItem {
+    public func perform(_ write: Write, expecting seen: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) {
         try check()
         if case .add(let title, let toNextUp) = write {
-            return tasks[add(title, nextUp: toNextUp)]!
+            return (tasks[add(title, nextUp: toNextUp)]!, true)
         }
         guard let id = write.task, let task = tasks[id] else { throw Failure(description: "no such task") }
         var keys: [(TaskID, String)] = []
@@ -100,7 +100,7 @@ public final class MemoryBackend: TaskBackend {
         if t != task { token += 1 }
         tasks[id] = t
         for (other, key) in keys.dropFirst() { edit(other, .nextUp, .string(key)) }
-        return t
+        return (t, t != task)
     }
 
     private func check() throws {

@@ -20,12 +20,12 @@ public final class StoreBackend: TaskBackend {
 
     public func replica() -> ReplicaID? { try? store.replicaID() }
 
-    public func perform(_ write: Write, expecting seen: [TaskField: Version?]) throws -> TaskItem {
+    public func perform(_ write: Write, expecting seen: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) {
         switch write {
         case .add(let title, let toNextUp):
             var draft = try TaskDraft(title: title)
             draft.nextUp = toNextUp
-            return try store.add(draft)
+            return (try store.add(draft), true)
         case .setTitle(let id, let title):
             return try set(id, .title, .string(title), seen)
         case .setUrgency(let id, let u):
@@ -36,16 +36,20 @@ public final class StoreBackend: TaskBackend {
             return try set(id, .duration, d.map { .int(Int64($0.minutes)) } ?? .null, seen)
         case .setCategory(let id, let c):
             return try set(id, .category, c.map { .string($0) } ?? .null, seen)
-        case .complete(let id): return try store.complete(id, expecting: seen).task
-        case .reopen(let id): return try store.reopen(id, expecting: seen).task
-        case .delete(let id): return try store.delete(id, expecting: seen).task
-        case .restore(let id): return try store.restore(id, expecting: seen).task
-        case .removeFromNextUp(let id): return try store.removeFromNextUp(id, expecting: seen).task
-        case .placeInNextUp(let id, let place): return try store.placeInNextUp(id, place, expecting: seen).task
+        case .complete(let id): return try store.complete(id, expecting: seen).outcome
+        case .reopen(let id): return try store.reopen(id, expecting: seen).outcome
+        case .delete(let id): return try store.delete(id, expecting: seen).outcome
+        case .restore(let id): return try store.restore(id, expecting: seen).outcome
+        case .removeFromNextUp(let id): return try store.removeFromNextUp(id, expecting: seen).outcome
+        case .placeInNextUp(let id, let place): return try store.placeInNextUp(id, place, expecting: seen).outcome
         }
     }
 
-    private func set(_ id: TaskID, _ field: TaskField, _ value: FieldValue, _ seen: [TaskField: Version?]) throws -> TaskItem {
-        try store.edit(id, set: [(field, value)], expecting: seen).task
+    private func set(_ id: TaskID, _ field: TaskField, _ value: FieldValue, _ seen: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) {
+        try store.edit(id, set: [(field, value)], expecting: seen).outcome
     }
+}
+
+extension TaskStore.WriteResult {
+    var outcome: (task: TaskItem, changed: Bool) { (task, isChange) }
 }

@@ -12,10 +12,12 @@ public protocol TaskBackend: AnyObject {
     func rows(_ ids: [TaskID]) throws -> [TaskItem]
     /// Performs a write, only if every field in `expecting` still holds the
     /// version given (nil: never written); returns the task written, as it is
-    /// after the write (for an add, the new one).
+    /// after the write (for an add, the new one), and whether the write
+    /// changed anything (false when the task already held the values — then
+    /// there is nothing to undo).
     ///
     /// - Throws: `StaleWrite` (nothing written) when one of them moved on.
-    func perform(_ write: Write, expecting: [TaskField: Version?]) throws -> TaskItem
+    func perform(_ write: Write, expecting: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool)
     /// This store's replica id (nil when unknown).
     func replica() -> ReplicaID?
     /// A number that changes when another connection commits; nil when

@@ -17,9 +17,9 @@ public enum Event: Equatable, Sendable {
     /// A write of this UI succeeded; `task` is the task written (for an add,
     /// the new one).
     case wrote(Write, task: TaskID?, undo: UndoEntry?)
-    /// An undo (`.undo`) or redo (`.redo`) entry's write succeeded; the entry
-    /// goes, flipped, on the other stack.
-    case undone(UndoEntry, redo: Bool)
+    /// An undo (`redo` false) or redo entry's write succeeded, leaving these
+    /// versions on its fields; the entry goes, flipped, on the other stack.
+    case undone(UndoEntry, leaving: [TaskField: Version?], redo: Bool)
     /// A write was refused because a field it depends on moved on since the
     /// UI saw it (another process, another machine): nothing was written.
     case stale(StaleWrite, Attempt)

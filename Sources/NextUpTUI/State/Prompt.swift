@@ -44,12 +44,9 @@ public struct Prompt: Equatable, Sendable {
     /// expect once the person has seen it.
     public struct Conflict: Equatable, Sendable {
         public var field: TaskField
-        /// "the title is now “Renamed”, changed on another machine"
+        /// "title is now “Renamed”, changed on another machine"
         public var text: String
         public var version: Version?
-
-        /// The keys, shown after ``text``.
-        public static let keys = "o overwrite · k keep theirs · e edit"
     }
 
     /// The words before the text field.

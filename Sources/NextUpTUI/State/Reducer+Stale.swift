@@ -10,7 +10,7 @@ extension Reducer {
         switch attempt {
         case .edit:
             if var prompt = state.submitted, prompt.task == stale.task {
-                prompt.conflict = Prompt.Conflict(field: stale.field, text: "\(now) —", version: stale.version)
+                prompt.conflict = Prompt.Conflict(field: stale.field, text: now, version: stale.version)
                 state.prompt = prompt
                 state.submitted = nil
             } else {
@@ -29,14 +29,7 @@ extension Reducer {
         case .deleted: return value == .bool(true) ? "it was deleted" : "it was restored"
         case .done: return value == .null ? "it was reopened" : "it is now done"
         case .nextUp: return value == .null ? "it is now in the Backlog" : "its place in Next Up moved"
-        default:
-            let shown: String
-            switch value {
-            case .null: shown = "unset"
-            case .string(let s): shown = "“\(TerminalWidth.truncate(Sanitizer.visible(s), to: 40))”"
-            default: shown = Sanitizer.visible(value.description)
-            }
-            return "\(field.rawValue.replacingOccurrences(of: "_", with: " ")) is now \(shown)"
+        default: return "\(field.spokenName) is now \(field.words(for: value))"
         }
     }
 

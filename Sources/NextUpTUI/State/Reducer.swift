@@ -48,8 +48,15 @@ public enum Reducer {
             }
             if let task { state.ownWrites.insert(task) }
             if state.undoStack.count > 500 { state.undoStack.removeFirst(state.undoStack.count - 500) }
-        case .undone(let entry, let redo):
-            if redo { state.undoStack.append(entry) } else { state.redoStack.append(entry) }
+        case .undone(let entry, let versions, let redo):
+            let flipped = entry.flipped(leaving: versions)
+            if redo {
+                UndoEntry.relink(&state.redoStack, after: entry, leaving: versions)
+                state.undoStack.append(flipped)
+            } else {
+                UndoEntry.relink(&state.undoStack, after: entry, leaving: versions)
+                state.redoStack.append(flipped)
+            }
             if let task = entry.inverse.task {
                 state.ownWrites.insert(task)
                 state.pendingSelection = task
