@@ -14,9 +14,9 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        let all = try context.store.allTasks()
+        let all = try context.store.allTasksByCreation()
         if to == .taskwarrior {
-            let objects = all.sorted { ($0.created, $0.id) < ($1.created, $1.id) }.map { TaskwarriorMapping.object($0, taskwarrior.options) }
+            let objects = all.map { TaskwarriorMapping.object($0, taskwarrior.options) }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
             guard let file, file != "-" else { FileHandle.standardOutput.write(data); return }
             try PrivateFile.write(data, to: file, command: "export")
@@ -26,10 +26,12 @@ struct ExportCommand: ParsableCommand {
         // Next Up first, in its order, so an import rebuilds that order.
         let next = TaskOrdering.nextUp(all)
         let nextIDs = Set(next.map(\.id))
-        let rest = all.filter { !nextIDs.contains($0.id) }.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
-        let json = try JSONOutput.string(next + rest, versions: true) + "\n"
-        guard let file, file != "-" else { print(json, terminator: ""); return }
-        try PrivateFile.write(Data(json.utf8), to: file, command: "export")
+        let ordered = [AnySequence(next), AnySequence(all.lazy.filter { !nextIDs.contains($0.id) })].joined()
+        guard let file, file != "-" else {
+            try FDOutput.standardOutput { try TaskJSONWriter.stream(ordered, pretty: true, versions: true, to: &$0) }
+            return
+        }
+        try PrivateFile.write(to: file, command: "export") { try TaskJSONWriter.stream(ordered, pretty: true, versions: true, to: &$0) }
         Terminal.printError("exported \(all.count) tasks to \(file)")
     }
 }

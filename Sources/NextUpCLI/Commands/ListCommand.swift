@@ -24,7 +24,7 @@ struct ListCommand: ParsableCommand {
         let scope: TaskFilter.Scope = all ? .all : done ? .done : deleted ? .deleted : tbd ? .tbd : .open
         let context = try CommandContext.open(global)
         let tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag)))
-        if json { print(try JSONOutput.string(tasks)); return }
+        if json { try FDOutput.standardOutput { try TaskJSONWriter.stream(tasks, pretty: true, versions: false, to: &$0) }; return }
         if tasks.isEmpty { print("no tasks"); return }
         TaskTable.render(tasks, width: Terminal.width()).forEach { print($0) }
     }
