@@ -11,6 +11,7 @@ Each nextup replica has its own store and uses its own instance's folder as
 its peer folder, with `nextup sync --watch` running.
 """
 
+import copy
 import hashlib
 import json
 import os
@@ -111,13 +112,21 @@ class Syncthing:
             _set(dev, "address", f"tcp://127.0.0.1:{p.listen_port}")
             _set(dev, "autoAcceptFolders", "false")
             _set(dev, "paused", "false")
-        folder = ET.Element("folder", id=FOLDER_ID, label=FOLDER_ID, path=self.folder, type="sendreceive",
-                            rescanIntervalS=str(RESCAN_S), fsWatcherEnabled="true",
-                            fsWatcherDelayS=str(WATCHER_DELAY_S), ignorePerms="false", autoNormalize="true")
-        _set(folder, "filesystemType", "basic")
+        # The folder starts from Syncthing's own defaults (maxConflicts 10 and
+        # the rest), so that nothing this test does not name differs from a
+        # folder a person adds in the GUI.
+        folder = copy.deepcopy(root.find("defaults/folder"))
+        for key, value in [("id", FOLDER_ID), ("label", FOLDER_ID), ("path", self.folder), ("type", "sendreceive"),
+                           ("rescanIntervalS", str(RESCAN_S)), ("fsWatcherEnabled", "true"),
+                           ("fsWatcherDelayS", str(WATCHER_DELAY_S))]:
+            folder.set(key, value)
+        for dev in folder.findall("device"):
+            folder.remove(dev)
         for dev_id in [self.device_id] + [p.device_id for p in peers]:
             ET.SubElement(folder, "device", id=dev_id, introducedBy="")
-        ET.SubElement(folder, "minDiskFree", unit="%").text = "0"
+        folder.find("minDiskFree").text = "0"
+        if folder.findtext("maxConflicts") in (None, "0"):
+            raise HarnessError(f"{self.config_path}: Syncthing's default folder keeps no conflict copies")
         # Insert the folder before the first <device>, where Syncthing writes it.
         root.insert(0, folder)
         tree.write(self.config_path)

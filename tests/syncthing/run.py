@@ -357,18 +357,43 @@ def scenario_copied_store(cluster, results):
     new_c = c.run("add", "made on the copy").stdout.strip()
     for ed in eds:
         check(not ed.failures, "; ".join(ed.failures))
-    c.syncthing.start()
-    cluster.wait_connected()
-    tasks = settle(cluster, "copied store reconnected", results, timeout=240)
+    # The original's side has scanned and shared its version of the log, so
+    # that Syncthing meets two concurrent versions of one file.
+    settle(cluster, "the original's side", results, replicas=cluster.replicas[:-1])
+    seen, watching = set(), [True]
+
+    def observe():  # conflict copies can be merged and renamed within a second
+        while watching[0]:
+            for st in cluster.instances:
+                try:
+                    seen.update(n for n in os.listdir(st.folder) if ".sync-conflict-" in n)
+                except OSError:
+                    pass
+            time.sleep(0.02)
+
+    observer = threading.Thread(target=observe)
+    observer.start()
+    try:
+        c.syncthing.start()
+        cluster.wait_connected()
+        tasks = settle(cluster, "copied store reconnected", results, timeout=240)
+    finally:
+        watching[0] = False
+        observer.join()
     check(new_a in tasks and new_c in tasks, "a task made on the original or on the copy was lost")
     checked = writes.verify(tasks)
     ids = [r.replica_id() for r in cluster.replicas]
     check(len(set(ids)) == len(ids), f"two replicas still share an id: {ids}")
-    conflicts = [n for st in cluster.instances for n in os.listdir(st.folder) if ".sync-conflict-" in n]
+    moved = [r.name for r in (a, c) if r.replica_id() != a_id]
+    # (Syncthing's own half-done transfers, `.syncthing.*.tmp`, are not ours to judge.)
+    conflicts = [n for st in cluster.instances for n in os.listdir(st.folder)
+                 if ".sync-conflict-" in n and n.startswith("nextup-")]
+    check(any(n.startswith("nextup-") for n in seen), "Syncthing made no conflict copy of the log both stores wrote")
     merged = [n for n in conflicts if n.endswith(".merged")]
     results["copied_store"] = {"conflict_copies_seen": len(set(conflicts))}
     check(all(n.endswith(".merged") for n in conflicts), f"a conflict copy was left unmerged: {conflicts}")
-    print(f"  copied store: ids now {[i[:8] for i in ids]} (was {a_id[:8]} twice); {len(set(merged))} Syncthing "
+    print(f"  copied store: {' and '.join(moved)} took a new replica id; ids now {[i[:8] for i in ids]} (was {a_id[:8]} "
+          f"twice); {len(set(merged))} Syncthing "
           f"conflict copies merged and set aside; {checked} fields hold their latest write; "
           f"{len(others)} bystander(s) agree", flush=True)
 
