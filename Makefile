@@ -4,7 +4,7 @@ BIN_DEBUG  := .build/debug/nextup
 DEB_PKGS   := libncursesw5-dev libsqlite3-dev tmux pkg-config util-linux taskwarrior syncthing sqlite3
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run demo test test-more test-syncthing bench bench-smoke install uninstall clean
+.PHONY: deps build run demo test test-more test-syncthing soak bench bench-smoke install uninstall clean
 
 ## deps: install the Debian packages the build and tests need, when missing.
 deps:
@@ -48,6 +48,15 @@ test-syncthing: deps
 	$(SWIFT) build --product nextup
 	python3 tests/syncthing/run.py --bin $(CURDIR)/$(BIN_DEBUG) $(SYNCTHING_ARGS)
 
+## soak: two machines over Syncthing, each with a TUI in tmux and `sync --watch`,
+## under random shell edits and TUI keys for SOAK_MINUTES (default 10): equal
+## stores, no lost field, flat memory, no leaked descriptors; the figures go to
+## docs/benchmarks.md (tests/soak/run.py).
+SOAK_MINUTES ?= 10
+soak: deps
+	$(SWIFT) build --product nextup
+	python3 tests/soak/run.py --bin $(CURDIR)/$(BIN_DEBUG) --minutes $(SOAK_MINUTES) --doc docs/benchmarks.md
+
 ## bench: speed and memory at 1,000, 10,000 and 100,000 tasks, side by side with
 ## Taskwarrior 2.6 (installed when missing), on a release build with the Swift
 ## runtime linked in (4 ms less start-up per command than dynamic linking);
@@ -55,6 +64,8 @@ test-syncthing: deps
 bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product nextup
 	python3 bench/run.py --bin $(CURDIR)/.build/release/nextup $(BENCH_ARGS)
+	python3 tests/syncthing/run.py --bin $(CURDIR)/.build/release/nextup --only latency --latency-samples 40 \
+	  --doc docs/benchmarks.md
 
 ## bench-smoke: the benchmark harness at 50 tasks, one run, no Taskwarrior, on
 ## BENCH_BIN (default: the debug binary `make test` builds): proves it still works.

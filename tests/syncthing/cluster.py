@@ -364,3 +364,23 @@ def diff(a, b, limit=3):
         if len(out) >= limit:
             break
     return "; ".join(out) or "no difference"
+
+
+def write_doc_section(path, name, text):
+    """Replaces (or appends) the part of a Markdown file between
+    `<!-- NAME:begin -->` and `<!-- NAME:end -->`; the rest is kept."""
+    begin, end = f"<!-- {name}:begin (written by a script; edit outside these markers) -->", f"<!-- {name}:end -->"
+    try:
+        with open(path, encoding="utf-8") as f:
+            old = f.read()
+    except FileNotFoundError:
+        old = ""
+    block = f"{begin}\n{text.rstrip()}\n{end}"
+    start = old.find(f"<!-- {name}:begin")
+    stop = old.find(end)
+    if start >= 0 and stop > start:
+        new = old[:start] + block + old[stop + len(end):]
+    else:
+        new = old.rstrip() + "\n\n" + block + "\n"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(new)

@@ -28,16 +28,18 @@ import argparse
 import datetime
 import json
 import os
+import platform
 import random
 import shutil
 import statistics
+import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from cluster import WATCHER_DELAY_S, Cluster, HarnessError, wait_for  # noqa: E402
+from cluster import RESCAN_S, WATCHER_DELAY_S, Cluster, HarnessError, wait_for, write_doc_section  # noqa: E402
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GAP = 0.005  # seconds between two writes for their order to be certain (clock resolution 1 ms)
@@ -442,6 +444,7 @@ def main(argv):
     p.add_argument("--only", help="comma-separated: concurrent,burst,stopped,latency,three,copied-store")
     p.add_argument("--results", help="write the figures as JSON to this file")
     p.add_argument("--keep", action="store_true", help="keep the work folder")
+    p.add_argument("--doc", help="write the figures to this Markdown file (between syncthing markers)")
     a = p.parse_args(argv)
     if not os.path.exists(a.bin):
         print(f"no nextup binary at {a.bin}", file=sys.stderr)
@@ -491,9 +494,47 @@ def main(argv):
         with open(a.results, "w") as f:
             json.dump(results, f, indent=2)
     print(f"syncthing suite passed in {results['total_s']:.0f} s; settle times {results.get('settle_s')}")
+    if a.doc:
+        write_doc_section(a.doc, "syncthing", doc_section(results, a))
+        print(f"(written to {a.doc})")
     if not a.keep:
         shutil.rmtree(a.work, ignore_errors=True)
     return 0
+
+
+def doc_section(results, a):
+    """The figures of this run, as a Markdown section for docs/benchmarks.md."""
+    out = [f"### Over real Syncthing ({datetime.date.today().isoformat()}, {platform.node() or 'this machine'}, "
+           f"{os.cpu_count()} cores, `{os.path.relpath(os.path.abspath(a.bin), REPO)}`)", ""]
+    out.append(f"Syncthing {syncthing_version()} instances on 127.0.0.1, one folder shared by all, file watcher "
+               f"delay (`fsWatcherDelayS`) {WATCHER_DELAY_S} s, rescan every {RESCAN_S} s; a nextup replica with "
+               "`sync --watch` behind each (tests/syncthing/run.py).")
+    out.append("")
+    lat = results.get("latency")
+    if lat:
+        out += ["| edit on one machine → in the other machine's store | p50 | p95 | max |", "|---|---|---|---|",
+                f"| {lat['samples']} edits, alternating directions | {lat['p50_s']:.2f} s | {lat['p95_s']:.2f} s "
+                f"| {lat['max_s']:.2f} s |", "",
+                f"Most of it is Syncthing's: the log reached the other machine's folder after "
+                f"{lat['in_other_folder_p50_s']:.2f} s (p50) — Syncthing's watcher delay and transfer; nextup's "
+                "watcher and merge add the rest.", ""]
+    if results.get("burst"):
+        for b in results["burst"]:
+            out.append(f"- burst: {b['edits']} random CLI edits on {b['replicas']} replicas in {b['edit_seconds']} s "
+                       "while syncing; every store equal and every field holding its latest write after it.")
+    if results.get("settle_s"):
+        st = sorted(results["settle_s"])
+        out.append(f"- settling (every instance idle, every log the same in every folder, every store the same): "
+                   f"median {st[len(st) // 2]:.1f} s, slowest {st[-1]:.1f} s over {len(st)} waits.")
+    return "\n".join(out)
+
+
+def syncthing_version():
+    try:
+        out = subprocess.run(["syncthing", "--version"], capture_output=True, text=True).stdout.split()
+        return out[1] if len(out) > 1 else "?"
+    except OSError:
+        return "?"
 
 
 if __name__ == "__main__":
