@@ -10,6 +10,8 @@ a nextup replica with `sync --watch` behind each, and the scenarios of issue 15:
                 the same tasks and each field holds its latest write;
   burst         several hundred random CLI edits per replica during sync, then
                 convergence, checked the same way;
+  paused        one machine's folder paused through the REST API, edits on
+                both sides, resumed and rescanned;
   stopped       one machine's Syncthing stopped, edits on both sides, restarted;
   copied-store  a store copied to another machine (the same replica id behind
                 two Syncthing instances): Syncthing makes real conflict copies,
@@ -318,9 +320,9 @@ def scenario_stopped(cluster, results):
     settle(cluster, "seeded 6 tasks", results)
     b.syncthing.stop()
     eds = [Editor(a, 0, writes, pool, random.Random(7)), Editor(b, 1, writes, pool, random.Random(8))]
-    for k in range(30):  # alternate, so that every write's order is certain
+    for k in range(30):  # alternate on the same fields, so that every write's order is certain
         ed = eds[k % 2]
-        ed.edit_field(pool[k % 3], ["title", "notes", "category", "due"][k % 4])
+        ed.edit_field(pool[(k // 2) % 3], ["title", "notes", "category", "due"][(k // 6) % 4])
     added = b.run("add", "made while the machine was offline").stdout.strip()
     for ed in eds:
         check(not ed.failures, "; ".join(ed.failures))
@@ -332,6 +334,34 @@ def scenario_stopped(cluster, results):
     checked = writes.verify(tasks)
     print(f"  stopped: 30 edits on both sides while {b.syncthing.name}'s Syncthing was stopped; {checked} fields "
           f"hold their latest write", flush=True)
+
+
+def scenario_paused(cluster, results):
+    """One machine's folder is paused through the REST API; both sides edit
+    the same fields; it is resumed and rescanned."""
+    a, b = cluster.replicas[0], cluster.replicas[1]
+    writes = Writes()
+    pool = seed_pool(cluster, 4)
+    settle(cluster, "seeded 4 tasks", results)
+    b.syncthing.pause_folder(True)
+    # A paused folder reports an empty state (Syncthing 1.19) or "paused".
+    wait_for(f"{b.syncthing.name}'s folder to pause",
+             lambda: b.syncthing.get("/rest/config/folders/nextup").get("paused") is True
+             and b.syncthing.folder_status().get("state") in ("", "paused"), 30)
+    eds = [Editor(a, 0, writes, pool, random.Random(21)), Editor(b, 1, writes, pool, random.Random(22))]
+    for k in range(20):  # both sides write the same field of the same task, in turn
+        eds[k % 2].edit_field(pool[(k // 2) % 2], ["title", "due", "category", "notes"][(k // 4) % 4])
+    for ed in eds:
+        check(not ed.failures, "; ".join(ed.failures))
+    # While paused, the other machine has not seen this one's edits.
+    check(json.loads(a.run("show", pool[1], "--json").stdout) != json.loads(b.run("show", pool[1], "--json").stdout),
+          "an edit crossed a paused folder")
+    b.syncthing.pause_folder(False)
+    b.syncthing.rescan()
+    tasks = settle(cluster, "folder resumed", results)
+    checked = writes.verify(tasks)
+    print(f"  paused: 20 edits on both sides while {b.syncthing.name}'s folder was paused (REST API); {checked} "
+          f"fields hold their latest write after resume", flush=True)
 
 
 def scenario_copied_store(cluster, results):
@@ -441,7 +471,7 @@ def main(argv):
     p.add_argument("--work", default="/tmp/nextup-syncthing-test")
     p.add_argument("--burst", type=int, default=300, help="random edits per replica in the two-machine burst")
     p.add_argument("--latency-samples", type=int, default=20)
-    p.add_argument("--only", help="comma-separated: concurrent,burst,stopped,latency,three,copied-store")
+    p.add_argument("--only", help="comma-separated: concurrent,burst,paused,stopped,latency,three,copied-store")
     p.add_argument("--results", help="write the figures as JSON to this file")
     p.add_argument("--keep", action="store_true", help="keep the work folder")
     p.add_argument("--doc", help="write the figures to this Markdown file (between syncthing markers)")
@@ -455,7 +485,7 @@ def main(argv):
     started = time.monotonic()
     clusters = []
     try:
-        if any(want(n) for n in ("concurrent", "burst", "stopped", "latency")):
+        if any(want(n) for n in ("concurrent", "burst", "paused", "stopped", "latency")):
             print("two Syncthing instances", flush=True)
             two = Cluster(os.path.join(a.work, "two"), 2, a.bin)
             clusters.append(two)
@@ -464,6 +494,8 @@ def main(argv):
                 scenario_concurrent(two, results)
             if want("burst"):
                 scenario_burst(two, results, a.burst)
+            if want("paused"):
+                scenario_paused(two, results)
             if want("stopped"):
                 scenario_stopped(two, results)
             if want("latency"):
