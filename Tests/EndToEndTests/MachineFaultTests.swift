@@ -181,6 +181,57 @@ import Testing
         #expect(try integrityCheck(store) == "ok")
     }
 
+    /// A file system without working locks (NFS without its lock daemon, some
+    /// FUSE mounts) answers ENOLCK to `flock` and `fcntl` locks: made here by
+    /// a small preloaded library that does exactly that.
+    @Test func aStoreOnAFileSystemWithoutLocksIsReportedByDoctor() throws {
+        let source = scratch.path("nolocks.c"), library = scratch.path("nolocks.so")
+        try Data(#"""
+        #define _GNU_SOURCE
+        #include <dlfcn.h>
+        #include <errno.h>
+        #include <fcntl.h>
+        #include <stdarg.h>
+        #include <sys/file.h>
+        int flock(int fd, int op) { (void)fd; (void)op; errno = ENOLCK; return -1; }
+        static int is_lock(int cmd) {
+            return cmd == F_SETLK || cmd == F_SETLKW || cmd == F_GETLK
+                || cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW || cmd == F_OFD_GETLK;
+        }
+        #define WRAP(name) int name(int fd, int cmd, ...) { \
+            va_list ap; va_start(ap, cmd); void *arg = va_arg(ap, void *); va_end(ap); \
+            if (is_lock(cmd)) { errno = ENOLCK; return -1; } \
+            static int (*real)(int, int, ...); \
+            if (!real) real = (int (*)(int, int, ...))dlsym(RTLD_NEXT, #name); \
+            return real(fd, cmd, arg); }
+        WRAP(fcntl)
+        WRAP(fcntl64)
+        """#.utf8).write(to: source)
+        let cc = Process()
+        cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        cc.arguments = ["cc", "-shared", "-fPIC", "-o", library.path, source.path, "-ldl"]
+        try cc.run()
+        cc.waitUntilExit()
+        try #require(cc.terminationStatus == 0, "cc could not build the lock-refusing library")
+
+        let store = scratch.path("store")
+        let plain = cli(store: store)
+        try #require(try plain.run("add", "Made on a local disk").status == 0)
+        let fine = try plain.run("doctor")
+        #expect(fine.status == 0 && !fine.stdout.contains("file locks"), "\(fine)")
+
+        var env = plain.environment
+        env["LD_PRELOAD"] = library.path
+        var noLocks = plain
+        noLocks.environment = env
+        let doctor = try noLocks.run("doctor")
+        #expect(doctor.status == 1, "\(doctor)")
+        #expect(doctor.stdout.contains("problem: the file system of \(store.path) does not support file locks"), "\(doctor)")
+        let add = try noLocks.run("add", "x")
+        #expect(add.isOneClearLine && add.stderr.contains("does not support file locks"), "\(add)")
+        #expect(try plain.run("count").out == "1")
+    }
+
     // MARK: - SIGKILL
 
     /// A log grown past the compaction threshold (4 MiB and 4× its last
