@@ -52,6 +52,10 @@ public struct NextUpConfig: Sendable, Equatable {
             throw TaskInputError("cannot read the config file \(url.path)")
         }
         let text = String(decoding: data, as: UTF8.self)
+        // Checked first: the TOML library aborts the process on some damaged files.
+        if let problem = ConfigSyntax.check(text) {
+            throw TaskInputError("config file \(url.path), line \(problem.line): \(problem.message)")
+        }
         let file: File
         do {
             file = try TOMLDecoder().decode(File.self, from: text)
