@@ -3,7 +3,7 @@ import NextUpCore
 import TOMLKit
 
 /// The user's configuration file (TOML), shared by the TUI and the command
-/// line: the peer folder, the category list the `c` key cycles through, and
+/// line: the peer folder, the phone bridge's vdir, the category list the `c` key cycles through, and
 /// key bindings (action name → key).
 ///
 /// Location: `$NEXTUP_CONFIG`, else `$XDG_CONFIG_HOME/nextup/config.toml`, else
@@ -14,6 +14,9 @@ public struct NextUpConfig: Sendable, Equatable {
 
     /// The peer folder, as written (a leading `~/` expanded).
     public var peerFolder: String?
+    /// The vdir the phone bridge keeps in step (DESIGN.md §5b), as written
+    /// (a leading `~/` expanded).
+    public var vdir: String?
     public var categories: [String]
     /// Key bindings from the `[keys]` table: action name → key name.
     public var keys: [String: String]
@@ -26,6 +29,7 @@ public struct NextUpConfig: Sendable, Equatable {
 
     struct File: Decodable {
         var peer: String?
+        var vdir: String?
         var categories: [String]?
         var keys: [String: String]?
     }
@@ -66,6 +70,7 @@ public struct NextUpConfig: Sendable, Equatable {
         }
         var config = NextUpConfig()
         config.peerFolder = file.peer.map { $0.expandingTilde(home: home(environment)) }
+        config.vdir = file.vdir.map { $0.expandingTilde(home: home(environment)) }
         if let cats = file.categories {
             let cleaned: [String]
             do { cleaned = try cats.map { try TaskText.category($0) } } catch let e as TaskInputError {

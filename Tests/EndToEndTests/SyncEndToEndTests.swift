@@ -60,7 +60,7 @@ import Testing
         #expect(file.stderr.contains("is not a folder"))
         let none = try nextup("a", peer: nil).run("sync")
         #expect(none.status != 0)
-        #expect(none.stderr.contains("no peer folder is configured"))
+        #expect(none.stderr.contains("no peer folder or vdir is configured"))
         // A change with an unusable peer folder is kept, with a warning.
         let add = try nextup("a", peer: "not-mounted").run("add", "Kept anyway")
         #expect(add.status == 0)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NextUpBridge
 import NextUpConfig
 import NextUpCore
 import NextUpStore
@@ -8,7 +9,7 @@ import NextUpSync
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the store, the config and the peer folder; exits 1 when it finds a problem."
+        abstract: "Check the store, the config, the peer folder and the vdir; exits 1 when it finds a problem."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -67,6 +68,13 @@ struct DoctorCommand: ParsableCommand {
             }
         }
 
+        var vdirLine = "not set"
+        if let vdir = context.vdir {
+            let (summary, found) = VdirBridge(store: store, folder: vdir).diagnose()
+            vdirLine = summary
+            problems += found
+        }
+
         let rows: [(String, String)] = [
             ("store", "\(folder) (mode \(octal(folderMode)))"),
             ("database", "\(db) (\(size / 1024) KiB)"),
@@ -76,6 +84,7 @@ struct DoctorCommand: ParsableCommand {
             ("local changes", "\(try store.outboxCount(after: 0)) recorded for sync"),
             ("config", "\(configURL.path) (\(configState))"),
             ("peer folder", peerLine),
+            ("vdir", vdirLine),
         ]
         for (k, v) in rows { print(TerminalWidth.fit(k + ":", to: 15) + v) }
         if problems.isEmpty {

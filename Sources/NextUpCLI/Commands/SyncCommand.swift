@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NextUpBridge
 import NextUpCore
 import NextUpStore
 import NextUpSync
@@ -11,11 +12,13 @@ import Glibc
 /// `nextup sync [--full] [--watch]` (DESIGN.md §5): one sync cycle with the
 /// peer folder, printing what it uploaded and merged, from how many peers, and
 /// any file it skipped and why; or, with `--watch`, keep syncing on local
-/// commits and peer changes until SIGINT or SIGTERM.
+/// commits and peer changes until SIGINT or SIGTERM. With a vdir (`--vdir`,
+/// DESIGN.md §5b), the phone bridge runs after every peer-folder cycle (or
+/// alone, when no peer folder is configured) and its folder is watched too.
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync with the peer folder: once, or keep watching with --watch."
+        abstract: "Sync with the peer folder and the vdir: once, or keep watching with --watch."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -31,11 +34,17 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
+        let bridge = try context.bridge()
         guard let peer = context.peerFolder else {
-            throw CLIError("no peer folder is configured: pass --peer DIR, set NEXTUP_PEER, or set `peer` in the config file")
+            guard let bridge else {
+                throw CLIError("no peer folder or vdir is configured: pass --peer DIR or --vdir DIR, set NEXTUP_PEER or NEXTUP_VDIR, or set `peer` or `vdir` in the config file")
+            }
+            if watch { try BridgeWatch(bridge: bridge).runUntilInterrupted() } else { try bridgeOnce(bridge) }
+            return
         }
         // Watching, other processes (a TUI) write meanwhile: short transactions.
-        let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot)
+        let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot,
+                                companion: bridge.map(BridgeCompanion.init))
         if watch {
             if adoptFolder { try syncOnce(engine) }
             try watchUntilInterrupted(engine, peer: peer)
@@ -53,6 +62,14 @@ struct SyncCommand: ParsableCommand {
         }
     }
 
+    private func bridgeOnce(_ bridge: VdirBridge) throws {
+        do {
+            try bridge.cycle().lines.forEach { print($0) }
+        } catch {
+            throw CLIError("\(error)")
+        }
+    }
+
     private func watchUntilInterrupted(_ engine: SyncEngine, peer: URL) throws {
         // Fail at once, with the usual one line, when the folder is unusable.
         do { try LocalPeerFolder(url: peer).checkAvailable() } catch { throw CLIError(SyncError.describe(error)) }
@@ -66,7 +83,8 @@ struct SyncCommand: ParsableCommand {
             source.resume()
             return source
         }
-        print("watching \(engine.store.location.folder.path) and \(peer.path); press Ctrl-C to stop")
+        let also = engine.companion.map { " and \($0.folder.path)" } ?? ""
+        print("watching \(engine.store.location.folder.path), \(peer.path)\(also); press Ctrl-C to stop")
         fflush(nil)
         let printer = WatchPrinter(engine: engine)
         engine.start(onChange: { printer.cycleEnded() })

@@ -1,4 +1,5 @@
 import Foundation
+import NextUpBridge
 import NextUpConfig
 import NextUpCore
 import NextUpStore
@@ -22,6 +23,23 @@ struct CommandContext {
     var peerFolder: URL? {
         let raw = options.peer ?? environment["NEXTUP_PEER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.peerFolder
         return raw.map { URL(fileURLWithPath: $0) }
+    }
+
+    /// The phone bridge's vdir, if one is configured: `--vdir`, `$NEXTUP_VDIR`, the config file.
+    var vdir: URL? {
+        let raw = options.vdir ?? environment["NEXTUP_VDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? config.vdir
+        return raw.map { URL(fileURLWithPath: $0) }
+    }
+
+    /// The phone bridge on the configured vdir, checked to exist; nil when
+    /// no vdir is configured.
+    ///
+    /// - Throws: a one-line ``CLIError`` when the vdir is missing.
+    func bridge() throws -> VdirBridge? {
+        guard let vdir else { return nil }
+        let bridge = VdirBridge(store: store, folder: vdir)
+        do { try bridge.folder.checkAvailable() } catch { throw CLIError("\(error)") }
+        return bridge
     }
 
     /// Resolves several references before anything is written, so that one

@@ -6,7 +6,8 @@ import NextUpTUI
 enum Interactive {
     static func open(_ context: CommandContext) throws {
         do {
-            let status = try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, config: context.config)
+            let companion = try context.bridge().map(BridgeCompanion.init)
+            let status = try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, companion: companion, config: context.config)
             if status != 0 { throw ExitCode(status) }
         } catch let error as TerminalAppError {
             throw CLIError(error.description)
