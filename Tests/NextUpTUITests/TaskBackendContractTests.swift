@@ -64,6 +64,10 @@ import Testing
             (.setDuration(id, try TaskDuration(minutes: 45)), .duration, .int(45)),
             (.setCategory(id, "Admin"), .category, .string("Admin")),
             (.setCategory(id, nil), .category, .null),
+            (.setDue(id, try DueDate.parse("2026-12-24")), .due, .string("2026-12-24")),
+            (.setDue(id, nil), .due, .null),
+            (.setNotes(id, "line one\nline two"), .notes, .string("line one\nline two")),
+            (.setNotes(id, ""), .notes, .string("")),
             (.delete(id), .deleted, .bool(true)),
             (.restore(id), .deleted, .bool(false)),
         ]

@@ -82,6 +82,8 @@ public final class MemoryBackend: TaskBackend {
         case .setImportance(_, let i): own = (.importance, i.map { .int(Int64($0.rawValue)) } ?? .null)
         case .setDuration(_, let d): own = (.duration, d.map { .int(Int64($0.minutes)) } ?? .null)
         case .setCategory(_, let c): own = (.category, c.map { .string($0) } ?? .null)
+        case .setDue(_, let d): own = (.due, d.map { .string($0.description) } ?? .null)
+        case .setNotes(_, let n): own = (.notes, .string(n))
         case .complete: own = (.done, task.isDone ? task.value(of: .done) : .int(now))
         case .reopen: own = (.done, .null)
         case .delete: own = (.deleted, .bool(true))

@@ -36,6 +36,10 @@ public final class StoreBackend: TaskBackend {
             return try set(id, .duration, d.map { .int(Int64($0.minutes)) } ?? .null, seen)
         case .setCategory(let id, let c):
             return try set(id, .category, c.map { .string($0) } ?? .null, seen)
+        case .setDue(let id, let d):
+            return try set(id, .due, d.map { .string($0.description) } ?? .null, seen)
+        case .setNotes(let id, let notes):
+            return try set(id, .notes, .string(notes), seen)
         case .complete(let id): return try store.complete(id, expecting: seen).outcome
         case .reopen(let id): return try store.reopen(id, expecting: seen).outcome
         case .delete(let id): return try store.delete(id, expecting: seen).outcome

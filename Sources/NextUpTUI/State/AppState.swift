@@ -22,6 +22,11 @@ public struct AppState: Equatable, Sendable {
 
     public var prompt: Prompt?
     public var showHelp = false
+    /// The detail view of the selected task (every field) is open.
+    public var showDetail = false
+    /// The local time zone's offset from UTC, in seconds, at `nowMillis`
+    /// (the runtime sets it): what "today" and the times shown mean.
+    public var utcOffsetSeconds: Int = 0
     public var sync = SyncDisplay.off
     /// A transient message for the status line, and whether it is an error.
     public var message: Message?
@@ -72,6 +77,13 @@ public struct AppState: Equatable, Sendable {
     public subscript(pane: Pane) -> PaneState {
         get { pane == .nextUp ? nextUp : backlog }
         set { if pane == .nextUp { nextUp = newValue } else { backlog = newValue } }
+    }
+
+    /// The local calendar date at `nowMillis`: what relative due dates count
+    /// from and what "overdue" and "due today" compare with.
+    public var today: DueDate {
+        let local = nowMillis + Int64(utcOffsetSeconds) * 1000
+        return DueDate(epochDay: local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000)
     }
 
     /// The query the lists are read with.

@@ -26,6 +26,12 @@ public enum Event: Equatable, Sendable {
     /// A signal: SIGINT (Ctrl-C) cancels an open prompt, else quits; SIGTERM
     /// and SIGHUP quit. The exit status says which (128 + the number).
     case signal(Int32)
+    /// The local time zone's offset from UTC, in seconds.
+    case timeZone(utcOffsetSeconds: Int)
+    /// The editor opened by ``Effect/editNotes(_:text:original:seen:)``
+    /// closed, leaving `text`; `original` is what the notes held when it
+    /// opened, `seen` the versions then.
+    case notesEdited(TaskID, text: String, original: String, seen: [TaskField: Version?])
     /// A write or read failed; the message is shown in plain words.
     case failed(String)
 }

@@ -28,6 +28,12 @@ extension Reducer {
             state.prompt = prompt(.duration(id), task.duration?.description ?? "", .duration)
         case .typeCategory:
             state.prompt = prompt(.category(id), task.category ?? "", .category)
+        case .setDue:
+            state.prompt = prompt(.due(id), task.due?.description ?? "", .due)
+        case .editNotes:
+            // The editor runs outside the reducer; its text comes back as
+            // `notesEdited` and is written like a prompt's.
+            return [.editNotes(id, text: task.notes, original: task.notes, seen: task.seen([.notes, .done, .deleted]))]
         case .cycleUrgency:
             let next: Urgency? = switch task.urgency { case nil: .urgent; case .urgent: .notUrgent; case .notUrgent: nil }
             state.say("urgency: \(next?.label ?? "?")")
@@ -132,6 +138,10 @@ extension Reducer {
             state.say("kept the other change; nothing written")
             return []
         case .char("e"), .char("E"):
+            if case .notes(let id) = prompt.kind {
+                state.prompt = nil
+                return [.editNotes(id, text: seenNow.editor.text, original: seenNow.original, seen: seenNow.seen)]
+            }
             state.prompt = seenNow
             return []
         default:
@@ -168,6 +178,18 @@ extension Reducer {
                 if value != old {
                     effects = [undoable(.setCategory(id, value), .setCategory(id, old), "category", prompt)]
                 }
+            case .due(let id):
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                let value = trimmed.isEmpty ? nil : try DueDate.parse(trimmed, today: state.today)
+                let old = prompt.original.isEmpty ? nil : try? DueDate.parse(prompt.original)
+                if value != old {
+                    effects = [undoable(.setDue(id, value), .setDue(id, old), "due date", prompt)]
+                }
+            case .notes(let id):
+                let value = try TaskText.notes(text)
+                if value != prompt.original {
+                    effects = [undoable(.setNotes(id, value), .setNotes(id, prompt.original), "notes", prompt)]
+                }
             case .filter:
                 state.filter = ListFilter.parse(text)
                 effects = [.reload]
@@ -188,6 +210,26 @@ extension Reducer {
         return effects
     }
 
+    /// The editor closed: the notes are written like a prompt's text, only
+    /// if the notes (and done, deleted) still hold what the editor opened
+    /// with; a stale write reopens as a conflict prompt.
+    static func notesEdited(_ id: TaskID, text: String, original: String, seen: [TaskField: Version?],
+                            _ state: inout AppState) -> [Effect] {
+        // Editors end a file with a line break: trailing white space goes.
+        var prompt = Prompt(kind: .notes(id), text: (try? TaskText.notes(text)) ?? text, seen: seen)
+        prompt.original = original
+        let effects = submit(prompt, &state)
+        if let error = state.prompt?.error, case .notes = state.prompt?.kind {
+            state.prompt = nil
+            state.say("notes not saved: \(error)", error: true)
+        } else if effects.isEmpty {
+            state.say("notes unchanged")
+        } else {
+            state.say("notes saved — z undoes")
+        }
+        return effects
+    }
+
     static func undoable(_ write: Write, _ inverse: Write, _ what: String, _ prompt: Prompt) -> Effect {
         .write(write, seen: prompt.seen, undo: UndoEntry(inverse: inverse, original: write, description: "\(what) change"))
     }
@@ -199,7 +241,7 @@ extension Reducer {
         if task.deleted {
             switch action {
             case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
-                 .toggleNextUp, .reorderDown, .reorderUp, .toggleDone:
+                 .setDue, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone:
                 return "% is deleted; nothing changed (nextup restore brings it back)"
             default: return nil
             }

@@ -72,6 +72,10 @@ public enum Reducer {
                 state.exitStatus = 128 + number
                 effects = [.quit]
             }
+        case .timeZone(let offset):
+            state.utcOffsetSeconds = offset
+        case .notesEdited(let id, let text, let original, let seen):
+            effects = notesEdited(id, text: text, original: original, seen: seen, &state)
         case .failed(let message):
             state.submitted = nil
             state.say(message, error: true)
@@ -143,6 +147,10 @@ public enum Reducer {
             return []
         }
         if state.prompt != nil { return handlePromptKey(key, &state) }
+        if state.showDetail, key == .escape || state.keyMap.action(for: key) == .quit {
+            state.showDetail = false
+            return []
+        }
         if case .paste = key {
             state.say("a paste does nothing outside a prompt — a adds a task, then paste its title")
             return []
@@ -182,6 +190,14 @@ public enum Reducer {
             if state.sync.enabled { return [.syncNow] }
             state.say("sync is off: no peer folder (start with --peer DIR or set one in the config file)")
         case .help: state.showHelp = true
+        case .details:
+            if state.showDetail {
+                state.showDetail = false
+            } else if state.selectedTask != nil {
+                state.showDetail = true
+            } else {
+                state.say(state[pane].count == 0 ? "\(pane.title) is empty" : "no task selected")
+            }
         case .quit:
             state.quitting = true
             return [.quit]
@@ -201,7 +217,7 @@ public enum Reducer {
             state.say("redid \(entry.description)")
             return [.redo(entry)]
         case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
-             .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete:
+             .setDue, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete:
             guard let task = state.selectedTask else {
                 state.say(state[pane].count == 0 ? "\(pane.title) is empty" : "no task selected")
                 return []
