@@ -69,6 +69,15 @@ extension TaskStore {
         }
     }
 
+    /// Done and deleted tasks, the most recently changed first (ties by id),
+    /// at most `limit`: the TUI's history.
+    public func historyIDs(limit: Int) throws -> [TaskID] {
+        try database.read { db in
+            try Self.ids(db, "SELECT id FROM task WHERE deleted = 1 OR completed_at IS NOT NULL ORDER BY modified DESC, id LIMIT ?",
+                         [limit])
+        }
+    }
+
     /// Full tasks for these ids (deleted ones included), in no particular order;
     /// unknown ids are skipped.
     public func tasks(ids: [TaskID]) throws -> [TaskItem] {

@@ -18,6 +18,7 @@ public enum Action: String, CaseIterable, Sendable {
     case setDue = "set-due"
     case editNotes = "edit-notes"
     case details
+    case history
     case toggleNextUp = "toggle-next-up"
     case reorderDown = "reorder-down"
     case reorderUp = "reorder-up"
@@ -52,6 +53,7 @@ public enum Action: String, CaseIterable, Sendable {
         case .setDue: return "due date (2026-12-24, today, fri, +3d)"
         case .editNotes: return "edit notes in $EDITOR"
         case .details: return "details of the task (every field)"
+        case .history: return "history: done and deleted tasks"
         case .toggleNextUp: return "move to / from Next Up"
         case .reorderDown: return "move down in Next Up"
         case .reorderUp: return "move up in Next Up"

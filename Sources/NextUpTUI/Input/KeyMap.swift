@@ -27,6 +27,7 @@ public struct KeyMap: Equatable, Sendable {
         .char("t"): .setDue,
         .char("N"): .editNotes,
         .enter: .details,
+        .char("H"): .history,
         .char("n"): .toggleNextUp,
         .char("J"): .reorderDown,
         .char("K"): .reorderUp,

@@ -8,7 +8,7 @@ enum ListView {
         let focused = state.focus == pane
         let style: Style = focused ? .headerFocused : .header
         var b = LineBuilder(width: width)
-        var name = (focused ? "▸ " : "  ") + "\(pane.title) · \(state[pane].count)"
+        var name = (focused ? "▸ " : "  ") + "\(pane.title) · \(state.openCount(pane))"
         if pane == .backlog { name += " · by \(state.sort.rawValue)" }
         b.add(name, style, exactly: RowColumns.marker + cols.title)
         b.add(" urg", style, exactly: 1 + RowColumns.urgency)

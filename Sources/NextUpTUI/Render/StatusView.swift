@@ -6,7 +6,7 @@ enum StatusView {
         var b = LineBuilder(width: width)
         b.add(" nextup", .title)
         if !state.filter.isEmpty { b.add("  filter: \(state.filter.query)", .title) }
-        let right = "Next Up \(state.nextUp.count) · Backlog \(state.backlog.count) "
+        let right = "Next Up \(state.openCount(.nextUp)) · Backlog \(state.openCount(.backlog)) "
         let rw = TerminalWidth.width(of: right)
         if b.remaining > rw + 2 {
             b.pad(leaving: rw, .title)

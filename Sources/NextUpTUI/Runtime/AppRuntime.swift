@@ -120,6 +120,7 @@ public final class AppRuntime {
         var wait: Int64 = 1_000
         let now = state.nowMillis
         for until in state.highlights.values { wait = min(wait, until - now) }
+        for until in state.keepDoneUntil.values { wait = min(wait, until - now) }
         if let m = state.message { wait = min(wait, m.untilMillis - now) }
         return Int(max(10, wait))
     }
@@ -142,9 +143,10 @@ public final class AppRuntime {
             let now = clock.nowMillis()
             send(.tick(nowMillis: now))
             let (next, backlog) = try backend.listIDs(state.query, nowMillis: now)
-            let probe = Reducer.probe(state, nextUp: next, backlog: backlog)
+            let history = state.history == nil ? nil : try backend.historyIDs(limit: AppState.historyLimit)
+            let probe = Reducer.probe(state, nextUp: next, backlog: backlog, history: history)
             let rows = try backend.rows(probe.visibleIDs(margin: 3))
-            send(.reloaded(Listing(nextUp: next, backlog: backlog, rows: rows), external: external))
+            send(.reloaded(Listing(nextUp: next, backlog: backlog, rows: rows, history: history), external: external))
             lastToken = token
         } catch {
             send(.failed("could not read the store: \(error)"))

@@ -57,6 +57,13 @@ public final class MemoryBackend: TaskBackend {
         return (next.map(\.id), backlog.map(\.id))
     }
 
+    public func historyIDs(limit: Int) throws -> [TaskID] {
+        try check()
+        let past = tasks.values.filter { $0.deleted || $0.isDone }
+            .sorted { $0.modified != $1.modified ? $0.modified > $1.modified : $0.id.rawValue < $1.id.rawValue }
+        return past.prefix(limit).map(\.id)
+    }
+
     public func rows(_ ids: [TaskID]) throws -> [TaskItem] {
         try check()
         return ids.compactMap { tasks[$0] }

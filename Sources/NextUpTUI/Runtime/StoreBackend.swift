@@ -14,6 +14,8 @@ public final class StoreBackend: TaskBackend {
         return try store.listIDs(sort: query.sort, narrowing: narrowing, keepDone: query.keepDone, nowMillis: nowMillis)
     }
 
+    public func historyIDs(limit: Int) throws -> [TaskID] { try store.historyIDs(limit: limit) }
+
     public func rows(_ ids: [TaskID]) throws -> [TaskItem] { try store.tasks(ids: ids) }
 
     public func changeToken() throws -> Int? { try store.dataVersion() }

@@ -17,8 +17,13 @@ public struct AppState: Equatable, Sendable {
 
     public var sort: BacklogSort = .score
     public var filter = ListFilter()
-    /// Tasks this session marked done; they stay listed until the app quits.
+    /// Tasks this session marked done; they stay listed (so `x` again
+    /// reopens them) until their grace in ``keepDoneUntil`` runs out.
     public var keepDone: Set<TaskID> = []
+    /// When each task of ``keepDone`` leaves the lists.
+    public var keepDoneUntil: [TaskID: Int64] = [:]
+    /// The history of done and deleted tasks, when open (it replaces the lists).
+    public var history: PaneState?
 
     public var prompt: Prompt?
     public var showHelp = false
@@ -61,6 +66,10 @@ public struct AppState: Equatable, Sendable {
 
     /// How long an outside change stays highlighted.
     public static let highlightMillis: Int64 = 2_000
+    /// How long a task marked done stays in its list.
+    public static let keepDoneMillis: Int64 = 5_000
+    /// The most history rows read.
+    public static let historyLimit = 1_000
     /// How long a status message stays.
     public static let messageMillis: Int64 = 5_000
     public static let defaultCategories = ["Essentials", "Deep Work", "Admin", "Learning", "Recharge"]
@@ -89,8 +98,20 @@ public struct AppState: Equatable, Sendable {
     /// The query the lists are read with.
     public var query: ListQuery { ListQuery(sort: sort, filter: filter, keepDone: keepDone) }
 
-    /// The task under the cursor in the focused pane.
-    public var selectedTask: TaskItem? { self[focus].selected.flatMap { rows[$0] } }
+    /// The task under the cursor in the focused pane (in the history while it is open).
+    public var selectedTask: TaskItem? {
+        if let history { return history.selected.flatMap { rows[$0] } }
+        return self[focus].selected.flatMap { rows[$0] }
+    }
+
+    /// The open tasks a pane lists: its rows but the ones done in this
+    /// session and still shown for their grace — what `nextup count` counts.
+    public func openCount(_ pane: Pane) -> Int {
+        guard !keepDone.isEmpty else { return self[pane].count }
+        return self[pane].ids.reduce(0) { n, id in
+            keepDone.contains(id) && rows[id]?.isOpen != true ? n : n + 1
+        }
+    }
 
     public mutating func say(_ text: String, error: Bool = false) {
         message = Message(text: text, isError: error, untilMillis: nowMillis + Self.messageMillis)

@@ -50,11 +50,15 @@ public struct Listing: Equatable, Sendable {
     public var nextUp: [TaskID]
     public var backlog: [TaskID]
     public var rows: [TaskItem]
+    /// The history's ids (done and deleted, most recent first), read only
+    /// while the history is open.
+    public var history: [TaskID]?
 
-    public init(nextUp: [TaskID], backlog: [TaskID], rows: [TaskItem]) {
+    public init(nextUp: [TaskID], backlog: [TaskID], rows: [TaskItem], history: [TaskID]? = nil) {
         self.nextUp = nextUp
         self.backlog = backlog
         self.rows = rows
+        self.history = history
     }
 }
 

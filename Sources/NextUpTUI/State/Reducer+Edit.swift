@@ -86,10 +86,13 @@ extension Reducer {
             return change(.placeInNextUp(id, place), undo: .placeInNextUp(id, old), "reorder")
         case .toggleDone:
             if task.isDone {
+                state.keepDone.remove(id)
+                state.keepDoneUntil[id] = nil
                 state.say("reopened")
                 return change(.reopen(id), undo: .complete(id), "reopen")
             }
             state.keepDone.insert(id)
+            state.keepDoneUntil[id] = state.nowMillis + AppState.keepDoneMillis
             state.say("done — x again reopens, z undoes")
             return change(.complete(id), undo: .reopen(id), "done")
         case .delete:
