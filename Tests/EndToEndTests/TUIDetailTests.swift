@@ -31,10 +31,15 @@ import Testing
     @Test func dueKeyDetailViewAndNotesInTheEditor() throws {
         let add = try cli.run("add", "Write the report", "--category", "Deep Work")
         let id = add.out
+        _ = try cli.run("add", "Call the bank", "--duration", "1h30m", "--next")
+        _ = try cli.run("add", "Pay the rent", "--duration", "20m", "--next")
+        _ = try cli.run("add", "Tidy the desk", "--next")
         let first = try editor("first.sh", writes: "Call back Tuesday")
         let tmux = try TUITmux(environment: cli.environment, width: 80, height: 24)
         try tmux.run("EDITOR=\(first) \"\(bin)\"; echo \"exit=$?\"")
         try waitFor(tmux, "Write the report")
+        // The Next Up header adds up its durations, an unset one as ?.
+        try waitFor(tmux, "Next Up · 3 · 1h50m (+1 ?)")
 
         // t: a relative date, counted from the local day.
         try tmux.keys("t")

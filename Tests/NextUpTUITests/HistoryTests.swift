@@ -50,3 +50,21 @@ import Testing
         #expect(backend.tasks[gone]?.deleted == true)
     }
 }
+
+/// Issue 13's planning by duration: the Next Up header adds up its durations.
+@Suite struct NextUpTotalTests {
+    @Test func theNextUpHeaderShowsThePlannedTimeWithUnsetOnesAsQuestionMarks() {
+        let a = Fixture.task("A", minutes: 90, nextUp: "a"), b = Fixture.task("B", minutes: 110, nextUp: "b")
+        let c = Fixture.task("C", nextUp: "c"), d = Fixture.task("D", minutes: 600)
+        var s = Fixture.state([a, b, c, d])
+        #expect(s.nextUpTotal == "3h20m (+1 ?)")
+        #expect(MainView.frame(s).text[1].contains("Next Up · 3 · 3h20m (+1 ?)"))
+        s = Fixture.state([c])
+        #expect(s.nextUpTotal == "?")
+        s = Fixture.state([a, b])
+        #expect(MainView.frame(s).text[1].contains("Next Up · 2 · 3h20m "))
+        // A row not loaded yet: no total rather than a wrong one.
+        s.rows[a.id] = nil
+        #expect(s.nextUpTotal == nil)
+    }
+}

@@ -10,6 +10,7 @@ enum ListView {
         var b = LineBuilder(width: width)
         var name = (focused ? "▸ " : "  ") + "\(pane.title) · \(state.openCount(pane))"
         if pane == .backlog { name += " · by \(state.sort.rawValue)" }
+        if pane == .nextUp, let total = state.nextUpTotal { name += " · \(total)" }
         b.add(name, style, exactly: RowColumns.marker + cols.title)
         b.add(" urg", style, exactly: 1 + RowColumns.urgency)
         b.add(" imp", style, exactly: 1 + RowColumns.importance)

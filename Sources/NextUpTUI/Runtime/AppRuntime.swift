@@ -145,7 +145,10 @@ public final class AppRuntime {
             let (next, backlog) = try backend.listIDs(state.query, nowMillis: now)
             let history = state.history == nil ? nil : try backend.historyIDs(limit: AppState.historyLimit)
             let probe = Reducer.probe(state, nextUp: next, backlog: backlog, history: history)
-            let rows = try backend.rows(probe.visibleIDs(margin: 3))
+            // Next Up's rows all, for its planned time (it is a day's list;
+            // a huge one shows no total rather than a wrong one).
+            let planned = next.count <= AppState.historyLimit ? next : []
+            let rows = try backend.rows(Array(Set(probe.visibleIDs(margin: 3) + planned)))
             send(.reloaded(Listing(nextUp: next, backlog: backlog, rows: rows, history: history), external: external))
             lastToken = token
         } catch {

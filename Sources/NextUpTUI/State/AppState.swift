@@ -104,6 +104,23 @@ public struct AppState: Equatable, Sendable {
         return self[focus].selected.flatMap { rows[$0] }
     }
 
+    /// The planned time of Next Up: its open tasks' durations added up
+    /// (`3h20m`), with `(+2 ?)` for the ones without a duration; nil when
+    /// some rows are not loaded (then a total would be wrong).
+    public var nextUpTotal: String? {
+        var minutes = 0, unset = 0
+        for id in nextUp.ids {
+            guard let task = rows[id] else { return nil }
+            guard task.isOpen else { continue }
+            if let d = task.duration { minutes += d.minutes } else { unset += 1 }
+        }
+        if minutes == 0 && unset == 0 { return nil }
+        let h = minutes / 60, m = minutes % 60
+        var text = minutes == 0 ? "?" : (h == 0 ? "\(m)m" : (m == 0 ? "\(h)h" : "\(h)h\(m)m"))
+        if minutes > 0 && unset > 0 { text += " (+\(unset) ?)" }
+        return text
+    }
+
     /// The open tasks a pane lists: its rows but the ones done in this
     /// session and still shown for their grace — what `nextup count` counts.
     public func openCount(_ pane: Pane) -> Int {
