@@ -61,7 +61,7 @@ public enum Action: String, CaseIterable, Sendable {
         case .delete: return "delete (z undoes)"
         case .undo: return "undo this session's last edit, if nobody changed it since"
         case .redo: return "redo what z undid, if nobody changed it since"
-        case .filter: return "filter: text, cat:NAME, is:tbd"
+        case .filter: return "filter as you type: words, cat:\"Deep Work\", due:today, is:urgent (Esc clears)"
         case .sort: return "backlog sort: score, due, duration, created"
         case .sync: return "sync now"
         case .help: return "this help"

@@ -51,7 +51,7 @@ public final class MemoryBackend: TaskBackend {
 
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
         try check()
-        let listed = tasks.values.filter { !$0.deleted && ($0.isOpen || query.keepDone.contains($0.id)) && query.filter.matches($0) }
+        let listed = tasks.values.filter { !$0.deleted && ($0.isOpen || query.keepDone.contains($0.id)) && query.filter.matches($0, today: query.today) }
         let next = listed.filter(\.isNextUp).sorted(by: TaskOrdering.nextUpPrecedes)
         let backlog = TaskOrdering.sorted(listed.filter { !$0.isNextUp }, by: query.sort, nowMillis: nowMillis)
         return (next.map(\.id), backlog.map(\.id))

@@ -9,8 +9,7 @@ public final class StoreBackend: TaskBackend {
     public init(store: TaskStore) { self.store = store }
 
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        let filter = query.filter
-        let narrowing = TaskStore.ListNarrowing(words: filter.words, category: filter.category, tbdOnly: filter.tbdOnly, tag: filter.tag)
+        let narrowing = TaskStore.ListNarrowing(query.filter, today: query.today)
         return try store.listIDs(sort: query.sort, narrowing: narrowing, keepDone: query.keepDone, nowMillis: nowMillis)
     }
 

@@ -96,7 +96,7 @@ public struct AppState: Equatable, Sendable {
     }
 
     /// The query the lists are read with.
-    public var query: ListQuery { ListQuery(sort: sort, filter: filter, keepDone: keepDone) }
+    public var query: ListQuery { ListQuery(sort: sort, filter: filter, keepDone: keepDone, today: today) }
 
     /// The task under the cursor in the focused pane (in the history while it is open).
     public var selectedTask: TaskItem? {

@@ -69,8 +69,12 @@ public struct ListQuery: Equatable, Sendable {
     /// Tasks completed in this session stay listed (shown as done) so that
     /// `x` can be pressed again to reopen them.
     public var keepDone: Set<TaskID>
+    /// The local date `due:` filters count from.
+    public var today: DueDate
 
-    public init(sort: BacklogSort = .score, filter: ListFilter = ListFilter(), keepDone: Set<TaskID> = []) {
+    public init(sort: BacklogSort = .score, filter: ListFilter = ListFilter(), keepDone: Set<TaskID> = [],
+                today: DueDate = DueDate(epochDay: 0)) {
+        self.today = today
         self.sort = sort
         self.filter = filter
         self.keepDone = keepDone

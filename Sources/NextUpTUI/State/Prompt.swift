@@ -62,7 +62,7 @@ public struct Prompt: Equatable, Sendable {
         case .category: return "Category (empty = unset): "
         case .due: return "Due (2026-12-24, today, fri, eow, +3d; empty = unset): "
         case .notes: return "Notes: "
-        case .filter: return "Filter (text, cat:NAME, tag:NAME, is:tbd; empty = all): "
+        case .filter: return "Filter (words, cat:, tag:, due:, is:): "
         }
     }
 }

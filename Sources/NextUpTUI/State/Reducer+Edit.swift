@@ -115,12 +115,30 @@ extension Reducer {
         switch key {
         case .escape, .ctrl("c"), .ctrl("g"):
             state.prompt = nil
+            // Esc on the filter clears it (the lists followed the typing).
+            if prompt.kind == .filter, !state.filter.isEmpty {
+                state.filter = ListFilter()
+                state.say("filter cleared")
+                return [.reload]
+            }
             return []
         case .enter:
             return submit(prompt, &state)
         default:
             if prompt.editor.handle(key) { prompt.error = nil }
             state.prompt = prompt
+            // The lists follow the filter as it is typed.
+            if prompt.kind == .filter {
+                do {
+                    let filter = try ListFilter.parse(prompt.editor.text)
+                    if filter != state.filter {
+                        state.filter = filter
+                        return [.reload]
+                    }
+                } catch {
+                    state.prompt?.error = "\(error)"
+                }
+            }
             return []
         }
     }
@@ -194,7 +212,7 @@ extension Reducer {
                     effects = [undoable(.setNotes(id, value), .setNotes(id, prompt.original), "notes", prompt)]
                 }
             case .filter:
-                state.filter = ListFilter.parse(text)
+                state.filter = try ListFilter.parse(text)
                 effects = [.reload]
             }
         } catch let error as TaskInputError {

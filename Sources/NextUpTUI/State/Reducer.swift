@@ -166,6 +166,11 @@ public enum Reducer {
             state.showDetail = false
             return []
         }
+        if key == .escape, state.history == nil, !state.showDetail, !state.filter.isEmpty {
+            state.filter = ListFilter()
+            state.say("filter cleared")
+            return [.reload]
+        }
         if state.history != nil, key == .escape {
             state.history = nil
             return [.reload]
