@@ -11,6 +11,7 @@ import NextUpCore
         init(_ inner: MemoryBackend) { self.inner = inner }
         func listIDs(_ q: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) { try inner.listIDs(q, nowMillis: nowMillis) }
         func rows(_ ids: [TaskID]) throws -> [TaskItem] { rowsRequested += ids.count; return try inner.rows(ids) }
+        func historyIDs(limit: Int) throws -> [TaskID] { try inner.historyIDs(limit: limit) }
         func perform(_ w: Write, expecting: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) { try inner.perform(w, expecting: expecting) }
         func replica() -> ReplicaID? { inner.replica() }
         func changeToken() throws -> Int? { try inner.changeToken() }
@@ -197,6 +198,7 @@ extension RuntimeTests {
         init(_ inner: MemoryBackend, token: Int?) { self.inner = inner; self.token = token }
         func listIDs(_ q: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) { try inner.listIDs(q, nowMillis: nowMillis) }
         func rows(_ ids: [TaskID]) throws -> [TaskItem] { try inner.rows(ids) }
+        func historyIDs(limit: Int) throws -> [TaskID] { try inner.historyIDs(limit: limit) }
         func perform(_ w: Write, expecting: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) { try inner.perform(w, expecting: expecting) }
         func replica() -> ReplicaID? { inner.replica() }
         func changeToken() throws -> Int? { token }

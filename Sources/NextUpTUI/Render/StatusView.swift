@@ -5,8 +5,11 @@ enum StatusView {
     static func titleBar(_ state: AppState, width: Int) -> ScreenLine {
         var b = LineBuilder(width: width)
         b.add(" nextup", .title)
-        if !state.filter.isEmpty { b.add("  filter: \(state.filter.query)", .title) }
-        let right = "Next Up \(state.nextUp.count) · Backlog \(state.backlog.count) "
+        if !state.filter.isEmpty {
+            let shown = state.nextUp.count + state.backlog.count
+            b.add("  filter: \(state.filter.query) · \(shown) \(shown == 1 ? "match" : "matches") · Esc clears", .title)
+        }
+        let right = "Next Up \(state.openCount(.nextUp)) · Backlog \(state.openCount(.backlog)) "
         let rw = TerminalWidth.width(of: right)
         if b.remaining > rw + 2 {
             b.pad(leaving: rw, .title)

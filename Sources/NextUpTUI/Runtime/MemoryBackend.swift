@@ -51,10 +51,17 @@ public final class MemoryBackend: TaskBackend {
 
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
         try check()
-        let listed = tasks.values.filter { !$0.deleted && ($0.isOpen || query.keepDone.contains($0.id)) && query.filter.matches($0) }
+        let listed = tasks.values.filter { !$0.deleted && ($0.isOpen || query.keepDone.contains($0.id)) && query.filter.matches($0, today: query.today) }
         let next = listed.filter(\.isNextUp).sorted(by: TaskOrdering.nextUpPrecedes)
         let backlog = TaskOrdering.sorted(listed.filter { !$0.isNextUp }, by: query.sort, nowMillis: nowMillis)
         return (next.map(\.id), backlog.map(\.id))
+    }
+
+    public func historyIDs(limit: Int) throws -> [TaskID] {
+        try check()
+        let past = tasks.values.filter { $0.deleted || $0.isDone }
+            .sorted { $0.modified != $1.modified ? $0.modified > $1.modified : $0.id.rawValue < $1.id.rawValue }
+        return past.prefix(limit).map(\.id)
     }
 
     public func rows(_ ids: [TaskID]) throws -> [TaskItem] {
@@ -82,6 +89,8 @@ public final class MemoryBackend: TaskBackend {
         case .setImportance(_, let i): own = (.importance, i.map { .int(Int64($0.rawValue)) } ?? .null)
         case .setDuration(_, let d): own = (.duration, d.map { .int(Int64($0.minutes)) } ?? .null)
         case .setCategory(_, let c): own = (.category, c.map { .string($0) } ?? .null)
+        case .setDue(_, let d): own = (.due, d.map { .string($0.description) } ?? .null)
+        case .setNotes(_, let n): own = (.notes, .string(n))
         case .complete: own = (.done, task.isDone ? task.value(of: .done) : .int(now))
         case .reopen: own = (.done, .null)
         case .delete: own = (.deleted, .bool(true))

@@ -61,6 +61,25 @@ public final class NcursesScreen: Screen {
         Self.writeToTerminal("\u{1b}[?2004l")
     }
 
+    /// Hands the terminal to another program (the notes editor) for a while:
+    /// the normal screen, cooked mode, no bracketed paste.
+    public func suspend() {
+        guard !stopped else { return }
+        Self.writeToTerminal("\u{1b}[?2004l")
+        _ = def_prog_mode()
+        _ = endwin()
+    }
+
+    /// Takes the terminal back after ``suspend()`` and repaints everything.
+    public func resume() {
+        guard !stopped else { return }
+        _ = reset_prog_mode()
+        Self.writeToTerminal("\u{1b}[?2004h")
+        forceFull = true
+        lastFrame = nil
+        _ = nu_refresh()
+    }
+
     private static func writeToTerminal(_ text: String) {
         var bytes = Array(text.utf8)
         _ = write(1, &bytes, bytes.count)
@@ -183,6 +202,7 @@ public final class NcursesScreen: Screen {
             .normal: 0, .title: reverse | bold, .header: bold, .headerFocused: bold | under,
             .selected: reverse | bold, .selectedInactive: bold, .done: dim, .changed: under,
             .unset: dim, .status: reverse, .statusProblem: reverse | bold, .message: 0, .error: bold, .help: bold,
+            .overdue: bold | under, .dueToday: bold,
         ]
         if color {
             start_color()
@@ -197,6 +217,8 @@ public final class NcursesScreen: Screen {
                 (.error, Int16(COLOR_RED), -1, bold),
                 (.help, Int16(COLOR_CYAN), -1, bold),
                 (.unset, Int16(COLOR_YELLOW), -1, dim),
+                (.overdue, Int16(COLOR_RED), -1, bold),
+                (.dueToday, Int16(COLOR_YELLOW), -1, bold),
             ]
             for (i, p) in pairs.enumerated() {
                 init_pair(Int16(i + 1), p.1, p.2)

@@ -9,10 +9,11 @@ public final class StoreBackend: TaskBackend {
     public init(store: TaskStore) { self.store = store }
 
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        let filter = query.filter
-        let narrowing = TaskStore.ListNarrowing(words: filter.words, category: filter.category, tbdOnly: filter.tbdOnly, tag: filter.tag)
+        let narrowing = TaskStore.ListNarrowing(query.filter, today: query.today)
         return try store.listIDs(sort: query.sort, narrowing: narrowing, keepDone: query.keepDone, nowMillis: nowMillis)
     }
+
+    public func historyIDs(limit: Int) throws -> [TaskID] { try store.historyIDs(limit: limit) }
 
     public func rows(_ ids: [TaskID]) throws -> [TaskItem] { try store.tasks(ids: ids) }
 
@@ -36,6 +37,10 @@ public final class StoreBackend: TaskBackend {
             return try set(id, .duration, d.map { .int(Int64($0.minutes)) } ?? .null, seen)
         case .setCategory(let id, let c):
             return try set(id, .category, c.map { .string($0) } ?? .null, seen)
+        case .setDue(let id, let d):
+            return try set(id, .due, d.map { .string($0.description) } ?? .null, seen)
+        case .setNotes(let id, let notes):
+            return try set(id, .notes, .string(notes), seen)
         case .complete(let id): return try store.complete(id, expecting: seen).outcome
         case .reopen(let id): return try store.reopen(id, expecting: seen).outcome
         case .delete(let id): return try store.delete(id, expecting: seen).outcome

@@ -8,6 +8,8 @@ import NextUpCore
 public protocol TaskBackend: AnyObject {
     /// The ids of both lists for `query`, in display order.
     func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID])
+    /// Done and deleted tasks, the most recently changed first, at most `limit`.
+    func historyIDs(limit: Int) throws -> [TaskID]
     /// Full rows for some ids (unknown ids are skipped).
     func rows(_ ids: [TaskID]) throws -> [TaskItem]
     /// Performs a write, only if every field in `expecting` still holds the

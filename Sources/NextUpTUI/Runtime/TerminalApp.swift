@@ -65,7 +65,8 @@ public enum TerminalApp {
         // (`PRAGMA data_version` sees other connections' commits only). Both
         // stay open for the whole session.
         let uiStore = sync == nil ? store : ((try? TaskStore.open(store.location)) ?? store)
-        let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync)
+        let editor = ExternalEditor(environment: environment, suspend: { screen.suspend() }, resume: { screen.resume() })
+        let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync, editor: editor)
         if !startProblems.isEmpty { runtime.send(.failed(startProblems.joined(separator: "; "))) }
         return EventLoop(runtime: runtime, screen: screen, inbox: inbox, signals: signals).run()
     }

@@ -11,6 +11,11 @@ public enum Effect: Equatable, Sendable {
     case undo(UndoEntry)
     /// Make a redo-stack entry again (conditionally).
     case redo(UndoEntry)
+    /// Open `text` in the person's editor (`$EDITOR`, else `vi`) with the
+    /// screen suspended; what they save comes back as
+    /// ``Event/notesEdited(_:text:original:seen:)``, to be written only if
+    /// the fields in `seen` still hold those versions.
+    case editNotes(TaskID, text: String, original: String, seen: [TaskField: Version?])
     /// Re-read the lists from the store (filter or sort changed).
     case reload
     case syncNow

@@ -26,6 +26,12 @@ public enum Event: Equatable, Sendable {
     /// A signal: SIGINT (Ctrl-C) cancels an open prompt, else quits; SIGTERM
     /// and SIGHUP quit. The exit status says which (128 + the number).
     case signal(Int32)
+    /// The local time zone's offset from UTC, in seconds.
+    case timeZone(utcOffsetSeconds: Int)
+    /// The editor opened by ``Effect/editNotes(_:text:original:seen:)``
+    /// closed, leaving `text`; `original` is what the notes held when it
+    /// opened, `seen` the versions then.
+    case notesEdited(TaskID, text: String, original: String, seen: [TaskField: Version?])
     /// A write or read failed; the message is shown in plain words.
     case failed(String)
 }
@@ -44,11 +50,15 @@ public struct Listing: Equatable, Sendable {
     public var nextUp: [TaskID]
     public var backlog: [TaskID]
     public var rows: [TaskItem]
+    /// The history's ids (done and deleted, most recent first), read only
+    /// while the history is open.
+    public var history: [TaskID]?
 
-    public init(nextUp: [TaskID], backlog: [TaskID], rows: [TaskItem]) {
+    public init(nextUp: [TaskID], backlog: [TaskID], rows: [TaskItem], history: [TaskID]? = nil) {
         self.nextUp = nextUp
         self.backlog = backlog
         self.rows = rows
+        self.history = history
     }
 }
 
@@ -59,8 +69,12 @@ public struct ListQuery: Equatable, Sendable {
     /// Tasks completed in this session stay listed (shown as done) so that
     /// `x` can be pressed again to reopen them.
     public var keepDone: Set<TaskID>
+    /// The local date `due:` filters count from.
+    public var today: DueDate
 
-    public init(sort: BacklogSort = .score, filter: ListFilter = ListFilter(), keepDone: Set<TaskID> = []) {
+    public init(sort: BacklogSort = .score, filter: ListFilter = ListFilter(), keepDone: Set<TaskID> = [],
+                today: DueDate = DueDate(epochDay: 0)) {
+        self.today = today
         self.sort = sort
         self.filter = filter
         self.keepDone = keepDone

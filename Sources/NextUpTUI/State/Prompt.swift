@@ -8,6 +8,10 @@ public struct Prompt: Equatable, Sendable {
         case title(TaskID)
         case duration(TaskID)
         case category(TaskID)
+        case due(TaskID)
+        /// Notes come from `$EDITOR`, not typed here: this prompt is only
+        /// shown when their write came back stale (`e` reopens the editor).
+        case notes(TaskID)
         case filter
     }
 
@@ -35,7 +39,7 @@ public struct Prompt: Equatable, Sendable {
     /// The task the prompt edits (nil for add and filter).
     public var task: TaskID? {
         switch kind {
-        case .title(let id), .duration(let id), .category(let id): return id
+        case .title(let id), .duration(let id), .category(let id), .due(let id), .notes(let id): return id
         case .add, .filter: return nil
         }
     }
@@ -56,7 +60,9 @@ public struct Prompt: Equatable, Sendable {
         case .title: return "Title: "
         case .duration: return "Duration (30m, 1h30m, 90; empty = unset): "
         case .category: return "Category (empty = unset): "
-        case .filter: return "Filter (text, cat:NAME, tag:NAME, is:tbd; empty = all): "
+        case .due: return "Due (2026-12-24, today, fri, eow, +3d; empty = unset): "
+        case .notes: return "Notes: "
+        case .filter: return "Filter (words, cat:, tag:, due:, is:): "
         }
     }
 }

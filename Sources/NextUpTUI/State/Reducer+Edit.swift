@@ -28,6 +28,12 @@ extension Reducer {
             state.prompt = prompt(.duration(id), task.duration?.description ?? "", .duration)
         case .typeCategory:
             state.prompt = prompt(.category(id), task.category ?? "", .category)
+        case .setDue:
+            state.prompt = prompt(.due(id), task.due?.description ?? "", .due)
+        case .editNotes:
+            // The editor runs outside the reducer; its text comes back as
+            // `notesEdited` and is written like a prompt's.
+            return [.editNotes(id, text: task.notes, original: task.notes, seen: task.seen([.notes, .done, .deleted]))]
         case .cycleUrgency:
             let next: Urgency? = switch task.urgency { case nil: .urgent; case .urgent: .notUrgent; case .notUrgent: nil }
             state.say("urgency: \(next?.label ?? "?")")
@@ -80,10 +86,13 @@ extension Reducer {
             return change(.placeInNextUp(id, place), undo: .placeInNextUp(id, old), "reorder")
         case .toggleDone:
             if task.isDone {
+                state.keepDone.remove(id)
+                state.keepDoneUntil[id] = nil
                 state.say("reopened")
                 return change(.reopen(id), undo: .complete(id), "reopen")
             }
             state.keepDone.insert(id)
+            state.keepDoneUntil[id] = state.nowMillis + AppState.keepDoneMillis
             state.say("done — x again reopens, z undoes")
             return change(.complete(id), undo: .reopen(id), "done")
         case .delete:
@@ -106,12 +115,30 @@ extension Reducer {
         switch key {
         case .escape, .ctrl("c"), .ctrl("g"):
             state.prompt = nil
+            // Esc on the filter clears it (the lists followed the typing).
+            if prompt.kind == .filter, !state.filter.isEmpty {
+                state.filter = ListFilter()
+                state.say("filter cleared")
+                return [.reload]
+            }
             return []
         case .enter:
             return submit(prompt, &state)
         default:
             if prompt.editor.handle(key) { prompt.error = nil }
             state.prompt = prompt
+            // The lists follow the filter as it is typed.
+            if prompt.kind == .filter {
+                do {
+                    let filter = try ListFilter.parse(prompt.editor.text)
+                    if filter != state.filter {
+                        state.filter = filter
+                        return [.reload]
+                    }
+                } catch {
+                    state.prompt?.error = "\(error)"
+                }
+            }
             return []
         }
     }
@@ -132,6 +159,10 @@ extension Reducer {
             state.say("kept the other change; nothing written")
             return []
         case .char("e"), .char("E"):
+            if case .notes(let id) = prompt.kind {
+                state.prompt = nil
+                return [.editNotes(id, text: seenNow.editor.text, original: seenNow.original, seen: seenNow.seen)]
+            }
             state.prompt = seenNow
             return []
         default:
@@ -168,8 +199,20 @@ extension Reducer {
                 if value != old {
                     effects = [undoable(.setCategory(id, value), .setCategory(id, old), "category", prompt)]
                 }
+            case .due(let id):
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                let value = trimmed.isEmpty ? nil : try DueDate.parse(trimmed, today: state.today)
+                let old = prompt.original.isEmpty ? nil : try? DueDate.parse(prompt.original)
+                if value != old {
+                    effects = [undoable(.setDue(id, value), .setDue(id, old), "due date", prompt)]
+                }
+            case .notes(let id):
+                let value = try TaskText.notes(text)
+                if value != prompt.original {
+                    effects = [undoable(.setNotes(id, value), .setNotes(id, prompt.original), "notes", prompt)]
+                }
             case .filter:
-                state.filter = ListFilter.parse(text)
+                state.filter = try ListFilter.parse(text)
                 effects = [.reload]
             }
         } catch let error as TaskInputError {
@@ -188,6 +231,26 @@ extension Reducer {
         return effects
     }
 
+    /// The editor closed: the notes are written like a prompt's text, only
+    /// if the notes (and done, deleted) still hold what the editor opened
+    /// with; a stale write reopens as a conflict prompt.
+    static func notesEdited(_ id: TaskID, text: String, original: String, seen: [TaskField: Version?],
+                            _ state: inout AppState) -> [Effect] {
+        // Editors end a file with a line break: trailing white space goes.
+        var prompt = Prompt(kind: .notes(id), text: (try? TaskText.notes(text)) ?? text, seen: seen)
+        prompt.original = original
+        let effects = submit(prompt, &state)
+        if let error = state.prompt?.error, case .notes = state.prompt?.kind {
+            state.prompt = nil
+            state.say("notes not saved: \(error)", error: true)
+        } else if effects.isEmpty {
+            state.say("notes unchanged")
+        } else {
+            state.say("notes saved — z undoes")
+        }
+        return effects
+    }
+
     static func undoable(_ write: Write, _ inverse: Write, _ what: String, _ prompt: Prompt) -> Effect {
         .write(write, seen: prompt.seen, undo: UndoEntry(inverse: inverse, original: write, description: "\(what) change"))
     }
@@ -199,7 +262,7 @@ extension Reducer {
         if task.deleted {
             switch action {
             case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
-                 .toggleNextUp, .reorderDown, .reorderUp, .toggleDone:
+                 .setDue, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone:
                 return "% is deleted; nothing changed (nextup restore brings it back)"
             default: return nil
             }
