@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NextUpConfig
 import NextUpCore
 import NextUpStore
 
@@ -16,7 +17,8 @@ struct ExportCommand: ParsableCommand {
         let context = try CommandContext.open(global)
         let all = try context.store.allTasksByCreation()
         if to == .taskwarrior {
-            let objects = all.map { TaskwarriorMapping.object($0, taskwarrior.options) }
+            let mapping = taskwarrior.options(context.config.taskwarrior)
+            let objects = all.map { TaskwarriorMapping.object($0, mapping) }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
             guard let file, file != "-" else { FileHandle.standardOutput.write(data); return }
             try PrivateFile.write(data, to: file, command: "export")
@@ -72,7 +74,8 @@ struct ImportCommand: ParsableCommand {
         if from == .taskwarrior {
             let tasks = try TaskwarriorReader.read(data)
             templates = tasks.filter { $0.status == .recurring }.count
-            records = try tasks.map { try TaskwarriorMapping.record($0, taskwarrior.options) }
+            let mapping = taskwarrior.options(try CommandContext.loadConfig().taskwarrior)
+            records = try tasks.map { try TaskwarriorMapping.record($0, mapping) }
         } else {
             records = try JSONOutput.decodeTasks(data)
         }
@@ -103,8 +106,20 @@ struct TaskwarriorOptions: ParsableArguments {
     var durationFrom: String?
     @Flag(help: "Category from the project's first segment (Home.Garden → Home) instead of the whole project.")
     var categoryFromTopProject = false
+    @Flag(help: ArgumentHelp("Category from the whole project (the default, unless the config file's [taskwarrior] says category = \"top-project\").", visibility: .default))
+    var categoryFromProject = false
 
-    var options: TaskwarriorMapping.Options {
-        TaskwarriorMapping.Options(categoryFromFirstSegment: categoryFromTopProject, urgencyFrom: urgencyFrom, durationFrom: durationFrom)
+    func validate() throws {
+        if categoryFromTopProject && categoryFromProject {
+            throw ValidationError("choose one of --category-from-top-project and --category-from-project")
+        }
+    }
+
+    /// The mapping's choices: these options, else the config file's
+    /// `[taskwarrior]` table, else the defaults.
+    func options(_ config: NextUpConfig.Taskwarrior) -> TaskwarriorMapping.Options {
+        let top = categoryFromTopProject ? true : categoryFromProject ? false : (config.categoryFromTopProject ?? false)
+        return TaskwarriorMapping.Options(categoryFromFirstSegment: top, urgencyFrom: urgencyFrom ?? config.urgencyFrom,
+                                          durationFrom: durationFrom ?? config.durationFrom)
     }
 }
