@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "NextUpTUITests", dependencies: ["NextUpTUI", "NextUpStore", "NextUpCore", "NextUpSync", "NextUpBridge", "NextUpTestSupport"]),
         .testTarget(
             name: "NextUpCLITests",
-            dependencies: ["NextUpCLI", "NextUpSync", "NextUpStore", "NextUpCore"]
+            dependencies: ["NextUpCLI", "NextUpSync", "NextUpStore", "NextUpCore", "NextUpTestSupport"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["NextUpCore", "NextUpStore", "NextUpSync"]),
     ]

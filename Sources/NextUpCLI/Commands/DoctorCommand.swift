@@ -16,6 +16,14 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
+        // Before the store is opened (which would fail on the same lock): a
+        // store on a file system without working locks is a problem to name.
+        let location = StoreLocation.resolve(option: global.store, environment: environment)
+        if FileManager.default.fileExists(atPath: location.folder.path), let problem = StoreLock.lockProblem(in: location.folder) {
+            print(TerminalWidth.fit("store:", to: 15) + location.folder.path)
+            print("problem: \(problem)")
+            throw ExitCode.failure
+        }
         let context = try CommandContext.open(global, environment: environment)
         let store = context.store
         var problems: [String] = []

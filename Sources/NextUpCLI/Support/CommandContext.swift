@@ -13,10 +13,16 @@ struct CommandContext {
 
     /// Loads the config and opens the store named by the options and environment.
     static func open(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CommandContext {
-        let config = try NextUpConfig.load(from: NextUpConfig.defaultURL(environment: environment), environment: environment)
+        let config = try loadConfig(environment: environment)
         let location = StoreLocation.resolve(option: options.store, environment: environment)
         let store = try TaskStore.open(location)
         return CommandContext(environment: environment, options: options, config: config, store: store)
+    }
+
+    /// The config file alone (for a command that reads its input before it
+    /// opens the store, so that bad input never creates one).
+    static func loadConfig(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> NextUpConfig {
+        try NextUpConfig.load(from: NextUpConfig.defaultURL(environment: environment), environment: environment)
     }
 
     /// The peer folder, if one is configured: `--peer`, `$NEXTUP_PEER`, the config file.

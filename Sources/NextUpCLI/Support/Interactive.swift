@@ -1,3 +1,4 @@
+import ArgumentParser
 import NextUpStore
 import NextUpTUI
 
@@ -6,7 +7,8 @@ enum Interactive {
     static func open(_ context: CommandContext) throws {
         do {
             let companion = try context.bridge().map(BridgeCompanion.init)
-            try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, companion: companion, config: context.config)
+            let status = try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, companion: companion, config: context.config)
+            if status != 0 { throw ExitCode(status) }
         } catch let error as TerminalAppError {
             throw CLIError(error.description)
         }

@@ -14,12 +14,33 @@ extension TaskStore {
         public var category: String?
         public var tbdOnly: Bool
         public var tag: String?
+        public var urgentOnly: Bool
+        public var nextUpOnly: Bool
+        /// Only tasks due in this range (either end open), when set.
+        public var due: (from: DueDate?, through: DueDate?)?
 
-        public init(words: [String] = [], category: String? = nil, tbdOnly: Bool = false, tag: String? = nil) {
+        public init(words: [String] = [], category: String? = nil, tbdOnly: Bool = false, tag: String? = nil,
+                    urgentOnly: Bool = false, nextUpOnly: Bool = false, due: (from: DueDate?, through: DueDate?)? = nil) {
             self.words = words
             self.category = category
             self.tbdOnly = tbdOnly
             self.tag = tag
+            self.urgentOnly = urgentOnly
+            self.nextUpOnly = nextUpOnly
+            self.due = due
+        }
+
+        /// The narrowing of a ``ListFilter`` on `today` (the caller's local date).
+        public init(_ filter: ListFilter, today: DueDate) {
+            self.init(words: filter.words, category: filter.category, tbdOnly: filter.tbdOnly, tag: filter.tag,
+                      urgentOnly: filter.urgentOnly, nextUpOnly: filter.nextUpOnly,
+                      due: filter.due.map { $0.range(today: today) })
+        }
+
+        public static func == (a: ListNarrowing, b: ListNarrowing) -> Bool {
+            a.words == b.words && a.category == b.category && a.tbdOnly == b.tbdOnly && a.tag == b.tag
+                && a.urgentOnly == b.urgentOnly && a.nextUpOnly == b.nextUpOnly
+                && a.due?.from == b.due?.from && a.due?.through == b.due?.through && (a.due == nil) == (b.due == nil)
         }
     }
 
@@ -43,6 +64,13 @@ extension TaskStore {
             narrowArguments += condition.1
         }
         if narrowing.tbdOnly { narrow += " AND " + ListSQL.tbd }
+        if narrowing.urgentOnly { narrow += " AND urgency = 'urgent'" }
+        if narrowing.nextUpOnly { narrow += " AND next_up IS NOT NULL" }
+        if let due = narrowing.due {
+            narrow += " AND due IS NOT NULL"
+            if let from = due.from { and(("due >= ?", [from.description])) }
+            if let through = due.through { and(("due <= ?", [through.description])) }
+        }
         if let category = narrowing.category { and(ListSQL.category(is: category)) }
         if let tag = narrowing.tag { and(ListSQL.tag(is: tag)) }
         for word in narrowing.words where !word.isEmpty { and(ListSQL.title(contains: word)) }
@@ -66,6 +94,15 @@ extension TaskStore {
         return try database.read { db in
             if !narrowing.words.isEmpty || narrowing.category != nil || narrowing.tag != nil { ListSQL.registerFold(db) }
             return (try Self.ids(db, next.0, next.1), try Self.ids(db, backlog.0, backlog.1))
+        }
+    }
+
+    /// Done and deleted tasks, the most recently changed first (ties by id),
+    /// at most `limit`: the TUI's history.
+    public func historyIDs(limit: Int) throws -> [TaskID] {
+        try database.read { db in
+            try Self.ids(db, "SELECT id FROM task WHERE deleted = 1 OR completed_at IS NOT NULL ORDER BY modified DESC, id LIMIT ?",
+                         [limit])
         }
     }
 

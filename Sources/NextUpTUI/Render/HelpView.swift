@@ -24,10 +24,15 @@ enum HelpView {
             }
             out.append(b.line())
         }
-        var foot = LineBuilder(width: width)
-        foot.add(" Lists reload by themselves when this or another machine changes a task.", .unset)
         out.append(ScreenLine([Span(String(repeating: " ", count: width))]))
-        out.append(foot.line())
+        for text in [" Lists reload by themselves when this or another machine changes a task.",
+                     " Nothing changed elsewhere is overwritten: a key, z or Z on a field changed since",
+                     " writes nothing and says so; a prompt asks: o overwrite · k keep theirs · e edit.",
+                     " A paste is text in a prompt; outside one it does nothing. Ctrl-C closes a prompt."] {
+            var foot = LineBuilder(width: width)
+            foot.add(text, .unset)
+            out.append(foot.line())
+        }
         if out.count > height {
             out = Array(out.prefix(height))
             var more = LineBuilder(width: width)

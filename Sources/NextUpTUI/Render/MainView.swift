@@ -10,6 +10,10 @@ public enum MainView {
         var lines: [ScreenLine] = [StatusView.titleBar(state, width: width)]
         if state.showHelp {
             lines += HelpView.lines(state, width: width, height: height - 3)
+        } else if state.showDetail {
+            lines += DetailView.lines(state, width: width, height: height - 3)
+        } else if state.history != nil {
+            lines += HistoryView.lines(state, width: width, height: height - 3)
         } else {
             lines.append(ListView.header(.nextUp, state, width: width))
             lines += ListView.rows(.nextUp, state, width: width, height: layout.nextUpRows)

@@ -5,8 +5,11 @@ enum StatusView {
     static func titleBar(_ state: AppState, width: Int) -> ScreenLine {
         var b = LineBuilder(width: width)
         b.add(" nextup", .title)
-        if !state.filter.isEmpty { b.add("  filter: \(state.filter.query)", .title) }
-        let right = "Next Up \(state.nextUp.count) · Backlog \(state.backlog.count) "
+        if !state.filter.isEmpty {
+            let shown = state.nextUp.count + state.backlog.count
+            b.add("  filter: \(state.filter.query) · \(shown) \(shown == 1 ? "match" : "matches") · Esc clears", .title)
+        }
+        let right = "Next Up \(state.openCount(.nextUp)) · Backlog \(state.openCount(.backlog)) "
         let rw = TerminalWidth.width(of: right)
         if b.remaining > rw + 2 {
             b.pad(leaving: rw, .title)
@@ -46,6 +49,10 @@ enum StatusView {
             b.add(" \(error)", .error)
             return b.line(padding: .error)
         }
+        if let prompt = state.prompt, prompt.conflict != nil {
+            b.add(" o overwrite with yours: “\(Sanitizer.visible(prompt.editor.text))” · k keep theirs · e edit", .status)
+            return b.line(padding: .status)
+        }
         let (text, problem) = syncText(state.sync, nowMillis: state.nowMillis)
         let style: Style = problem ? .statusProblem : .status
         b.add(" " + text, style)
@@ -61,6 +68,10 @@ enum StatusView {
     /// The prompt (with the cursor's column) or the message, or key hints.
     static func messageLine(_ state: AppState, width: Int) -> (ScreenLine, cursorCol: Int?) {
         var b = LineBuilder(width: width)
+        if let prompt = state.prompt, let conflict = prompt.conflict {
+            b.add(" \(conflict.text)", .error)
+            return (b.line(padding: .error), nil)
+        }
         if let prompt = state.prompt {
             b.add(prompt.label, .header, cells: max(1, width / 2))
             let room = b.remaining

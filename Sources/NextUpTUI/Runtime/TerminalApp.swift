@@ -14,8 +14,11 @@ public enum TerminalApp {
     /// its folder and runs it after every cycle, and without a peer folder the
     /// companion runs alone on changes (``CompanionSync``).
     ///
+    /// - Returns: the exit status: 0 after `q`, 128 + the signal's number
+    ///   after Ctrl-C (130) or SIGTERM (143).
     /// - Throws: ``TerminalAppError`` when there is no usable terminal.
-    public static func run(store: TaskStore, peerFolder: URL?, companion: (any SyncCompanion)? = nil, config: NextUpConfig) throws {
+    @discardableResult
+    public static func run(store: TaskStore, peerFolder: URL?, companion: (any SyncCompanion)? = nil, config: NextUpConfig) throws -> Int32 {
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw TerminalAppError("the task screen needs a terminal; use 'nextup list' or 'nextup --help' in scripts")
         }
@@ -62,9 +65,10 @@ public enum TerminalApp {
         // (`PRAGMA data_version` sees other connections' commits only). Both
         // stay open for the whole session.
         let uiStore = sync == nil ? store : ((try? TaskStore.open(store.location)) ?? store)
-        let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync)
+        let editor = ExternalEditor(environment: environment, suspend: { screen.suspend() }, resume: { screen.resume() })
+        let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync, editor: editor)
         if !startProblems.isEmpty { runtime.send(.failed(startProblems.joined(separator: "; "))) }
-        EventLoop(runtime: runtime, screen: screen, inbox: inbox, signals: signals).run()
+        return EventLoop(runtime: runtime, screen: screen, inbox: inbox, signals: signals).run()
     }
 
     static func makeSync(store: TaskStore, peerFolder: URL?, companion: (any SyncCompanion)? = nil, problems: inout [String]) -> SyncSource? {
