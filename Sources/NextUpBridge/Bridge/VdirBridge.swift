@@ -153,7 +153,7 @@ struct BridgeCycle {
         for name in names {
             let known = uidOfFile[name]
             func skip(_ why: String) {
-                report.skipped.append("\(name): \(why)")
+                report.skipped.append("\(Sanitizer.visible(name)): \(Sanitizer.visible(why))")
                 if let known { fileOf[known] = name; blocked.insert(known) }
             }
             let bytes: [UInt8]
@@ -186,7 +186,8 @@ struct BridgeCycle {
                 }
                 view = try VTodoView(vtodo: todos[0])
                 complete = VTodoView.Extension.allCases.allSatisfy { view[$0] != nil }
-                sequence = todos[0].property("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
+                // Kept within 0…2³¹−2, so the next SEQUENCE always fits (RFC 5545 INTEGER).
+                sequence = min(max(todos[0].property("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0, 0), Int(Int32.max) - 1)
                 lastModified = todos[0].property("LAST-MODIFIED").flatMap { ICalDate.millis($0.value.trimmingCharacters(in: .whitespaces)) }
                 calendar = roots.first { $0.name == "VCALENDAR" } ?? ICalComponent(name: "VCALENDAR", components: todos)
             } catch {
@@ -246,7 +247,7 @@ struct BridgeCycle {
             }
             if !kept.isEmpty {
                 report.kept += 1
-                report.notices.append("\(file): kept nextup's newer \(kept.joined(separator: ", ")) (changed on both sides)")
+                report.notices.append("\(Sanitizer.visible(file)): kept nextup's newer \(kept.joined(separator: ", ")) (changed on both sides)")
             }
         }
         var expecting: [TaskField: Version?] = [:]
@@ -261,10 +262,10 @@ struct BridgeCycle {
             tasks[id] = result.task
             if task == nil { report.created += 1 } else if result.isChange { report.updated += 1 }
         } catch let stale as StaleWrite {
-            report.notices.append("\(file): \(stale.field.rawValue) changed meanwhile in nextup; looked at again next cycle")
+            report.notices.append("\(Sanitizer.visible(file)): \(stale.field.rawValue) changed meanwhile in nextup; looked at again next cycle")
             forget(uid, restoring: remembered)
         } catch {
-            report.skipped.append("\(file): \(error)")
+            report.skipped.append("\(Sanitizer.visible(file)): \(Sanitizer.visible("\(error)"))")
             forget(uid, restoring: remembered)
         }
     }
@@ -298,7 +299,7 @@ struct BridgeCycle {
                 tasks[id] = result.task
                 report.deleted += 1
             } catch {
-                report.notices.append("\(state.file) was removed, but \(task.id.short) changed meanwhile; looked at again next cycle")
+                report.notices.append("\(Sanitizer.visible(state.file)) was removed, but \(task.id.short) changed meanwhile; looked at again next cycle")
                 forget(uid, restoring: state)
             }
         }
@@ -320,18 +321,18 @@ struct BridgeCycle {
             var name = present ?? remembered?.file ?? Self.fileName(uid, id: id)
             if present == nil, taken.contains(name) {
                 name = id.rawValue + ".ics"
-                if taken.contains(name) { report.skipped.append("\(name): another item has the name of \(id.short)'s file"); continue }
+                if taken.contains(name) { report.skipped.append("\(Sanitizer.visible(name)): another item has the name of \(id.short)'s file"); continue }
             }
             var previous = parsed[uid]
             if previous == nil, let present, case .bytes(let bytes) = folder.read(present, limit: VdirBridge.maxFileBytes) {
                 previous = (try? ICalComponent.parse(bytes))?.first { $0.name == "VCALENDAR" }
             }
-            let sequence = remembered.map { $0.sequence + 1 } ?? 0
+            let sequence = remembered.map { min($0.sequence, Int(Int32.max) - 1) + 1 } ?? 0
             let text = ICalComponent.vtodoCalendar(for: task, sequence: sequence, previous: previous).serialized()
             do {
                 try folder.write(text, to: name)
             } catch {
-                report.skipped.append("\(name): \(error)")
+                report.skipped.append("\(Sanitizer.visible(name)): \(Sanitizer.visible("\(error)"))")
                 continue
             }
             taken.insert(name)
