@@ -53,6 +53,8 @@ import Testing
         let latency = Date().timeIntervalSince(landed)
         #expect(eventually { posted.all.dropFirst(before).contains(.syncFinished(changedStore: true)) })
         #expect(latency < 5, "a phone edit took \(latency) s to reach the store")
+        let words = StatusView.syncText(sync.display(), nowMillis: Int64(Date().timeIntervalSince1970 * 1000)).0
+        #expect(words.contains(peer ? "peers" : "vdir"), "\(words)")
         if peer {
             // What the bridge made is published to the peer folder too.
             #expect(eventually { sync.display().pendingLocalChanges == 0 })

@@ -12,7 +12,13 @@ final class CompanionSync: SyncSource, Sendable {
     let store: TaskStore
     let companion: any SyncCompanion
     private let cycles = DispatchQueue(label: "nextup.CompanionSync.cycles")
-    private let state = Mutex<(watcher: ChangeWatcher?, display: SyncDisplay, queued: Bool)>((nil, SyncDisplay(enabled: true), false))
+    private let state = Mutex<(watcher: ChangeWatcher?, display: SyncDisplay, queued: Bool)>((nil, CompanionSync.initialDisplay, false))
+
+    static var initialDisplay: SyncDisplay {
+        var display = SyncDisplay(enabled: true)
+        display.vdirOnly = true
+        return display
+    }
 
     init(store: TaskStore, companion: any SyncCompanion) {
         self.store = store

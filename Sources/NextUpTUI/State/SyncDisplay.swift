@@ -10,6 +10,9 @@ public struct SyncDisplay: Equatable, Sendable {
     /// A problem in plain words ("peer folder missing: /mnt/share").
     public var problem: String?
     public var skewWarning: String?
+    /// Syncing only with the phone bridge's vdir (no peer folder): the
+    /// status bar says "vdir" instead of counting peers.
+    public var vdirOnly = false
 
     public init(enabled: Bool, isSyncing: Bool = false, lastSuccessMillis: Int64? = nil, peers: Int = 0,
                 pendingLocalChanges: Int = 0, problem: String? = nil, skewWarning: String? = nil) {
