@@ -55,6 +55,17 @@ import Testing
         #expect(try nextup(["NEXTUP_VDIR": vdir.path]).run("doctor").stdout.contains("problem: the vdir"))
     }
 
+    @Test func aMissingVdirDoesNotHoldUpThePeerFolder() throws {
+        let peer = try makeVdir("peer")
+        _ = try nextup().run("add", "Still published")
+        let result = try nextup(["NEXTUP_PEER": peer.path, "NEXTUP_VDIR": scratch.path("unmounted").path]).run("sync")
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("uploaded"), "\(result)")
+        #expect(result.stderr == "nextup: the vdir \(scratch.path("unmounted").path) does not exist; create it (or mount it) first\n", "\(result)")
+        let logs = try FileManager.default.contentsOfDirectory(atPath: peer.path).filter { $0.hasSuffix(".log") }
+        #expect(logs.count == 1)
+    }
+
     @Test func aMissingOrEmptyVdirIsRefusedInOneLine() throws {
         let missing = try nextup().run("--vdir", scratch.path("nope").path, "sync")
         #expect(missing.status == 1)

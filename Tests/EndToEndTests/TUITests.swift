@@ -144,6 +144,16 @@ import Testing
         try tmux.keys("q")
     }
 
+    @Test func aMissingVdirOpensTheScreenAndTheStatusBarSaysSo() throws {
+        _ = try add("Still here")
+        let tmux = try TUITmux(environment: cli.environment)
+        try open(tmux, extra: " --vdir \"\(scratch.path("unmounted").path)\"")
+        #expect(try tmux.waitFor("does not exist"), "the status bar names the missing vdir")
+        #expect(try tmux.waitFor("Still here"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("unmounted").path))
+        try tmux.keys("q")
+    }
+
     @Test func theStatusBarSaysWhenThePeerFolderLooksUnmounted() throws {
         let peer = scratch.path("share")
         try FileManager.default.createDirectory(at: peer, withIntermediateDirectories: true)

@@ -34,14 +34,16 @@ struct SyncCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        let bridge = try context.bridge()
         guard let peer = context.peerFolder else {
-            guard let bridge else {
+            guard let bridge = try context.bridge() else {
                 throw CLIError("no peer folder or vdir is configured: pass --peer DIR or --vdir DIR, set NEXTUP_PEER or NEXTUP_VDIR, or set `peer` or `vdir` in the config file")
             }
             if watch { try BridgeWatch(bridge: bridge).runUntilInterrupted() } else { try bridgeOnce(bridge) }
             return
         }
+        // A missing vdir does not hold up the peer folder: the peer cycle
+        // runs, then the vdir's problem is said (and the exit status is 1).
+        let bridge = context.vdir.map { VdirBridge(store: context.store, folder: $0) }
         // Watching, other processes (a TUI) write meanwhile: short transactions.
         let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot,
                                 companion: bridge.map(BridgeCompanion.init))
@@ -54,12 +56,16 @@ struct SyncCommand: ParsableCommand {
     }
 
     private func syncOnce(_ engine: SyncEngine) throws {
+        let report: SyncReport
         do {
-            let report = try engine.syncOnce(full: full, adoptFolder: adoptFolder)
-            report.lines.forEach { print($0) }
+            report = try engine.syncOnce(full: full, adoptFolder: adoptFolder)
         } catch {
             throw CLIError(SyncError.describe(error))
         }
+        // The vdir's problem goes to stderr, as the one line of a failure.
+        let problemLine = report.companionError.map { "warning: \($0)" }
+        report.lines.filter { $0 != problemLine }.forEach { print($0) }
+        if let problem = report.companionError { throw CLIError(problem) }
     }
 
     private func bridgeOnce(_ bridge: VdirBridge) throws {
