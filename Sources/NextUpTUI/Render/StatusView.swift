@@ -56,7 +56,9 @@ enum StatusView {
         let (text, problem) = syncText(state.sync, nowMillis: state.nowMillis)
         let style: Style = problem ? .statusProblem : .status
         b.add(" " + text, style)
-        let right = " ? help · q quit "
+        let right = " " + [(Action.help, "help"), (.quit, "quit")].compactMap { action, word in
+            state.keyMap.keys(for: action).first.map { "\($0.name) \(word)" }
+        }.joined(separator: " · ") + " "
         let rw = TerminalWidth.width(of: right)
         if b.remaining >= rw {
             b.pad(leaving: rw, .status)
@@ -84,12 +86,22 @@ enum StatusView {
             b.add(" " + m.text, m.isError ? .error : .message)
             return (b.line(), nil)
         }
+        // As many hints as fit whole, the help key's always last.
         let hints: [(Action, String)] = [(.add, "add"), (.editTitle, "title"), (.cycleUrgency, "urgency"),
                                          (.cycleImportance, "importance"), (.setDuration, "duration"),
-                                         (.cycleCategory, "category"), (.toggleNextUp, "next up"), (.toggleDone, "done"),
-                                         (.undo, "undo"), (.filter, "filter"), (.sort, "sort"), (.help, "help")]
-        let text = hints.compactMap { action, word in state.keyMap.keys(for: action).first.map { "\($0.name) \(word)" } }
-            .joined(separator: " · ")
+                                         (.toggleNextUp, "next up"), (.toggleDone, "done"), (.details, "details"),
+                                         (.filter, "filter"), (.undo, "undo"), (.cycleCategory, "category"),
+                                         (.setDue, "due"), (.history, "history"), (.sort, "sort")]
+        let words = hints.compactMap { action, word in state.keyMap.keys(for: action).first.map { "\($0.name) \(word)" } }
+        let help = state.keyMap.keys(for: .help).first.map { "\($0.name) help" }
+        var text = ""
+        for word in words {
+            let next = text.isEmpty ? word : text + " · " + word
+            let withHelp = help.map { next + " · " + $0 } ?? next
+            if TerminalWidth.width(of: " " + withHelp) > width { break }
+            text = next
+        }
+        if let help { text = text.isEmpty ? help : text + " · " + help }
         b.add(" " + text, .unset)
         return (b.line(), nil)
     }
