@@ -20,17 +20,36 @@ enum StatusView {
 
     /// Words for the sync state: "synced 4s ago · 2 peers", "syncing…",
     /// "local only", or the problem. Second value: whether it is a problem.
-    static func syncText(_ sync: SyncDisplay, nowMillis: Int64) -> (String, Bool) {
+    static func syncText(_ sync: SyncDisplay, nowMillis: Int64, awaiting: Bool = false) -> (String, Bool) {
         guard sync.enabled else { return ("local only — no peer folder", false) }
         if let problem = sync.problem { return ("sync: \(problem)", true) }
         var parts: [String] = []
-        if sync.isSyncing { parts.append("syncing…") }
+        if sync.isSyncing || awaiting { parts.append("syncing…") }
         else if let last = sync.lastSuccessMillis { parts.append("synced \(age(nowMillis - last))") }
         else { parts.append("not synced yet") }
         parts.append(sync.peers == 1 ? "1 peer" : "\(sync.peers) peers")
         if sync.pendingLocalChanges > 0 { parts.append("\(sync.pendingLocalChanges) to send") }
         if let skew = sync.skewWarning { parts.append(skew) }
-        return (parts.joined(separator: " · "), sync.skewWarning != nil)
+        // A damaged line or a skipped file is never silent: said first, so
+        // that a narrow bar still shows it (`nextup doctor` says it in full).
+        let skipped = sync.notices.filter { $0.hasPrefix("skipped: ") }.map(shortenLogNames)
+        return ((skipped + parts).joined(separator: " · "), sync.skewWarning != nil || !skipped.isEmpty)
+    }
+
+    /// `nextup-1f0f0f0f-0000-4000-8000-000000000000.log` as `nextup-1f0f0f0f….log`.
+    static func shortenLogNames(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "nextup-") {
+            out += rest[..<start.upperBound]
+            rest = rest[start.upperBound...]
+            let id = rest.prefix(36)
+            if id.count == 36, rest.dropFirst(36).hasPrefix(".log"), id.filter({ $0 == "-" }).count == 4 {
+                out += id.prefix(8) + "…"
+                rest = rest.dropFirst(36)
+            }
+        }
+        return out + rest
     }
 
     /// "just now", "4s ago", "3m ago", "2h ago", "5d ago".
@@ -53,7 +72,7 @@ enum StatusView {
             b.add(" o overwrite with yours: “\(Sanitizer.visible(prompt.editor.text))” · k keep theirs · e edit", .status)
             return b.line(padding: .status)
         }
-        let (text, problem) = syncText(state.sync, nowMillis: state.nowMillis)
+        let (text, problem) = syncText(state.sync, nowMillis: state.nowMillis, awaiting: state.syncAwaited != nil)
         let style: Style = problem ? .statusProblem : .status
         b.add(" " + text, style)
         let right = " " + [(Action.help, "help"), (.quit, "quit")].compactMap { action, word in

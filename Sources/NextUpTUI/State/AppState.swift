@@ -33,6 +33,9 @@ public struct AppState: Equatable, Sendable {
     /// (the runtime sets it): what "today" and the times shown mean.
     public var utcOffsetSeconds: Int = 0
     public var sync = SyncDisplay.off
+    /// Set by `r`: the cycles finished when it was pressed; the status bar
+    /// says "syncing…" until a later one finished, then its result.
+    public var syncAwaited: Int?
     /// A transient message for the status line, and whether it is an error.
     public var message: Message?
     /// Rows changed from outside, highlighted until the given time.
