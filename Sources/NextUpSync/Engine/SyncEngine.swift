@@ -288,6 +288,8 @@ public final class SyncEngine: Sendable {
                 s.status.lastSuccessMillis = now
                 s.status.lastError = nil
                 s.status.lastSummary = report.lines.first
+                s.status.lastUploaded = report.uploaded
+                s.status.lastMerged = report.merged
                 s.status.pendingLocalChanges = pending
                 if readsPeers { s.status.peersSeen = report.peers.count }
                 // What a cycle skipped stays said until a full read (which

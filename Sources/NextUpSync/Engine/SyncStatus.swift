@@ -27,6 +27,9 @@ public struct SyncStatus: Sendable, Equatable {
     /// What the last successful cycle did, in one line
     /// ("uploaded 1 change; merged 2 changes into 1 task from 1 peer").
     public var lastSummary: String?
+    /// What the last successful cycle uploaded and merged (field changes).
+    public var lastUploaded = 0
+    public var lastMerged = 0
 
     public init() {}
 
