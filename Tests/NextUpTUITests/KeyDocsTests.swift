@@ -52,4 +52,13 @@ import Testing
         }
         #expect(text.contains("Q") && !text.contains(" q "), "help shows the keys actually bound")
     }
+
+    @Test(arguments: [(80, 24), (100, 30)])
+    func theHelpFitsWithoutACut(size: (Int, Int)) {
+        var s = Fixture.state([], width: size.0, height: size.1)
+        s.showHelp = true
+        let text = MainView.frame(s).text
+        #expect(!text.contains { $0.contains("…") }, "nothing cut:\n\(text.joined(separator: "\n"))")
+        for action in Action.allCases { #expect(text.contains { $0.contains(" \(action.rawValue) ") }, "\(action.rawValue)") }
+    }
 }

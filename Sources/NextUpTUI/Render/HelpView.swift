@@ -1,3 +1,5 @@
+import NextUpCore
+
 /// The help overlay: every action with the keys bound to it now (from the
 /// current key map) and its name for the config file's `[keys]`, in two
 /// columns when the width allows. At 80×24 it fits without a cut.
@@ -9,12 +11,14 @@ enum HelpView {
         }
         var out: [ScreenLine] = []
         var title = LineBuilder(width: width)
-        title.add(" Keys · name for [keys] in the config file · what it does — any key closes this help", .headerFocused)
+        title.add(" Keys and their names for [keys] in the config file — any key closes this help", .headerFocused)
         out.append(title.line(padding: .headerFocused))
         let columns = width >= 76 ? 2 : 1
         let perColumn = (entries.count + columns - 1) / columns
         let columnWidth = width / columns
-        let keyWidth = min(16, max(6, columnWidth * 3 / 10))
+        // Keys and names are never cut; a summary shows only where it fits whole.
+        let keyWidth = min(columnWidth / 2, 2 + entries.map { TerminalWidth.width(of: $0.0) }.max()!)
+        let nameWidth = 2 + entries.map { TerminalWidth.width(of: $0.1) }.max()!
         for r in 0..<perColumn {
             var b = LineBuilder(width: width)
             for c in 0..<columns {
@@ -22,15 +26,17 @@ enum HelpView {
                 guard i < entries.count else { continue }
                 b.add(" " + entries[i].0, .help, exactly: keyWidth)
                 let rest = columnWidth - keyWidth
-                b.add(" " + entries[i].1, .normal, exactly: min(rest, 18))
-                if rest > 18 { b.add(entries[i].2, .unset, exactly: rest - 18) }
+                b.add(" " + entries[i].1, .normal, exactly: min(rest, nameWidth))
+                let room = rest - nameWidth
+                let summary = room >= 12 && TerminalWidth.width(of: entries[i].2) <= room - 1 ? entries[i].2 : ""
+                if room > 0 { b.add(summary, .unset, exactly: room) }
             }
             out.append(b.line())
         }
         for text in [" Lists reload by themselves when this or another machine changes a task.",
-                     " Nothing changed elsewhere is overwritten: a key, z or Z on a field changed since",
-                     " writes nothing and says so; a prompt asks: o overwrite · k keep theirs · e edit.",
-                     " A paste is text in a prompt; outside one it does nothing. Ctrl-C closes a prompt."] {
+                     " A key, z or Z on a field changed elsewhere since writes nothing and says so;",
+                     " a prompt asks first: o overwrite · k keep theirs · e edit.",
+                     " A paste is text in a prompt, nothing outside one. Ctrl-C closes a prompt."] {
             var foot = LineBuilder(width: width)
             foot.add(text, .unset)
             out.append(foot.line())

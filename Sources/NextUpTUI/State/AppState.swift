@@ -108,7 +108,8 @@ public struct AppState: Equatable, Sendable {
     }
 
     /// The planned time of Next Up: its open tasks' durations added up
-    /// (`3h20m`), with `(+2 ?)` for the ones without a duration; nil when
+    /// (`3h20m`), with `(+2 ?)` for the ones without a duration (`2 ?` when
+    /// none has one); nil when
     /// some rows are not loaded (then a total would be wrong).
     public var nextUpTotal: String? {
         var minutes = 0, unset = 0
@@ -119,8 +120,9 @@ public struct AppState: Equatable, Sendable {
         }
         if minutes == 0 && unset == 0 { return nil }
         let h = minutes / 60, m = minutes % 60
-        var text = minutes == 0 ? "?" : (h == 0 ? "\(m)m" : (m == 0 ? "\(h)h" : "\(h)h\(m)m"))
-        if minutes > 0 && unset > 0 { text += " (+\(unset) ?)" }
+        if minutes == 0 { return "\(unset) ?" }
+        var text = h == 0 ? "\(m)m" : (m == 0 ? "\(h)h" : "\(h)h\(m)m")
+        if unset > 0 { text += " (+\(unset) ?)" }
         return text
     }
 
