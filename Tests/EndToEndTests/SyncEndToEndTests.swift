@@ -111,6 +111,10 @@ import Testing
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(printed.contains("watching"))
         #expect(printed.contains("stopped"))
+        // One line per cycle that changed something, none for a quiet one.
+        let cycles = printed.split(separator: "\n").filter { $0.contains("uploaded ") }
+        #expect(cycles.contains { $0.contains("merged 2 changes into 1 task from 1 peer") }, "\(printed)")
+        #expect(!cycles.contains { $0.contains("uploaded 0 changes; merged 0 changes") }, "\(printed)")
     }
 
     @Test func syncWatchWithOnlyAVdirBridgesWhatLandsThere() throws {

@@ -5,6 +5,7 @@ import NextUpConfig
 import NextUpCore
 import NextUpStore
 import NextUpSync
+import NextUpTUI
 
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,6 +47,7 @@ struct DoctorCommand: ParsableCommand {
         let counts = try store.counts()
         let configURL = NextUpConfig.defaultURL(environment: environment)
         let configState = FileManager.default.fileExists(atPath: configURL.path) ? "found" : "not found, using defaults"
+        problems += KeyMap.defaults.applying(context.config.keys).problems.map { "config file \(configURL.path): \($0)" }
 
         var peerLine = "not set"
         if let peer = context.peerFolder {

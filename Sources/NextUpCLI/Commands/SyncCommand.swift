@@ -102,25 +102,53 @@ struct SyncCommand: ParsableCommand {
     }
 }
 
-/// Prints one line per background cycle that did something, and errors once;
-/// each notice (a file skipped as damaged, a repair) once.
+/// Prints one line per background cycle that changed something (what it
+/// uploaded and merged), nothing for a quiet one; an error once until it
+/// changes or clears; each notice (a file skipped as damaged, a repair) once.
 private final class WatchPrinter: Sendable {
     let engine: SyncEngine
-    private let printed = Mutex<Set<String>>([])
+    private struct Seen {
+        var notices: Set<String> = []
+        var cycles = 0
+        var error: String?
+        var watchProblem: String?
+    }
+    private let seen = Mutex(Seen())
     init(engine: SyncEngine) { self.engine = engine }
 
     func cycleEnded() {
         let status = engine.status
-        if let error = status.lastError {
-            Terminal.printError("nextup: \(error)")
-        } else if let problem = status.watchProblem {
-            Terminal.printError("nextup: \(problem)")
-        } else {
-            let time = ISO8601DateFormatter().string(from: Date())
-            print("\(time) synced: \(status.peersSeen) peer\(status.peersSeen == 1 ? "" : "s"), \(status.pendingLocalChanges) local change\(status.pendingLocalChanges == 1 ? "" : "s") pending")
-            if let skew = status.skewWarning { print("warning: \(skew)") }
-            for notice in status.notices where printed.withLock({ $0.insert(notice).inserted }) { print(notice) }
+        var lines: [String] = [], errors: [String] = []
+        seen.withLock { seen in
+            if status.watchProblem != seen.watchProblem {
+                if let problem = status.watchProblem { errors.append("nextup: \(problem)") }
+                seen.watchProblem = status.watchProblem
+            }
+            guard status.cyclesFinished != seen.cycles else { return }
+            seen.cycles = status.cyclesFinished
+            if let error = status.lastError {
+                if error != seen.error { errors.append("nextup: \(error)") }
+                seen.error = error
+                return
+            }
+            if seen.error != nil {
+                lines.append("\(Self.time()) syncing again")
+                seen.error = nil
+            }
+            if status.lastUploaded > 0 || status.lastMerged > 0, let summary = status.lastSummary {
+                lines.append("\(Self.time()) \(summary)")
+            }
+            if let skew = status.skewWarning, seen.notices.insert(skew).inserted { lines.append("warning: \(skew)") }
+            for notice in status.notices where seen.notices.insert(notice).inserted { lines.append(notice) }
         }
+        errors.forEach { Terminal.printError($0) }
+        lines.forEach { print($0) }
         fflush(nil)
+    }
+
+    static func time() -> String {
+        let f = DateFormatter()
+        f.dateFormat = "HH:mm:ss"
+        return f.string(from: Date())
     }
 }

@@ -198,6 +198,40 @@ public final class SyncCycle: Sendable {
         do {
             if let problem = try folderProblem() { return [problem] }
             let me = try storage.replicaID()
+            return try ownLogProblems(me) + peerLogProblems(me)
+        } catch {
+            return [SyncError.describe(error)]
+        }
+    }
+
+    /// What a full read of the other replicas' logs would skip — damaged
+    /// lines, files that are not logs or come from a newer nextup — in the
+    /// words `sync --full` prints. Reads only; a torn last line (still being
+    /// written) is not a problem.
+    func peerLogProblems(_ me: ReplicaID) throws -> [String] {
+        var out: [String] = []
+        for info in try folder.list() {
+            switch PeerFileName.classify(info.name) {
+            case .log(let replica) where replica != me:
+                switch reader.header(of: info.name) {
+                case .failure(let issue):
+                    out.append("skipped: \(issue.description)")
+                case .success(let (header, headerEnd)):
+                    _ = try reader.readLines(of: info.name, owner: header.replica, from: headerEnd, upTo: info.size) { scan in
+                        out += scan.issues.map { "skipped: \($0.description)" }
+                    }
+                }
+            case .unrecognisedLog:
+                out.append("skipped: " + LogIssue(file: info.name, offset: nil, kind: .notALog("the name is not nextup-<replica id>.log")).description)
+            default:
+                continue
+            }
+        }
+        return out
+    }
+
+    private func ownLogProblems(_ me: ReplicaID) throws -> [String] {
+        do {
             let name = LogFormat.fileName(for: me)
             guard let state = try storage.ownLogState(), state.replica == me.rawValue else { return [] }
             var unused: Set<Int>? = nil

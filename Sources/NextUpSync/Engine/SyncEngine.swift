@@ -73,6 +73,9 @@ public final class SyncEngine: Sendable {
         var cycleQueued = false
         /// Set by ``stop()``: queued cycles do not run.
         var stopping = false
+        /// Someone asked for a cycle (``requestSync()``): the next one
+        /// reports its end even when nothing changed.
+        var answerPending = false
     }
 
     private let state = Mutex(State())
@@ -215,7 +218,10 @@ public final class SyncEngine: Sendable {
     /// Asks the background sync for a cycle soon (debounced with changes).
     /// Does nothing unless started.
     public func requestSync() {
-        state.withLock { $0.watcher }?.trigger()
+        state.withLock { s in
+            if s.watcher != nil { s.answerPending = true }
+            return s.watcher
+        }?.trigger()
     }
 
     /// Stops the background sync, waiting for a running cycle to finish.
@@ -275,7 +281,11 @@ public final class SyncEngine: Sendable {
             // Recorded in the status by runLocked; a failed full reconcile is retried.
             if full { state.withLock { $0.fullPending = true } }
         }
-        if changedStore || !status.sameApartFromTime(before) { onEvent(.syncFinished(changedStore: changedStore)) }
+        let answer = state.withLock { s -> Bool in
+            defer { s.answerPending = false }
+            return s.answerPending
+        }
+        if changedStore || answer || !status.sameApartFromTime(before) { onEvent(.syncFinished(changedStore: changedStore)) }
     }
 
     private func runLocked(lockTimeout: Double, fullCycle: Bool, readsPeers: Bool, _ body: () throws -> SyncReport) throws -> SyncReport {
@@ -290,11 +300,18 @@ public final class SyncEngine: Sendable {
             let now = clock.nowMillis()
             state.withLock { s in
                 s.status.isSyncing = false
+                s.status.cyclesFinished += 1
                 s.status.lastSuccessMillis = now
                 s.status.lastError = nil
+                s.status.lastSummary = report.lines.first
+                s.status.lastUploaded = report.uploaded
+                s.status.lastMerged = report.merged
                 s.status.pendingLocalChanges = pending
                 if readsPeers { s.status.peersSeen = report.peers.count }
-                s.status.notices = report.notices
+                // What a cycle skipped stays said until a full read (which
+                // reads every line again) or a cycle with news of its own:
+                // the cycles after it read past the damaged line.
+                if fullCycle || !report.notices.isEmpty { s.status.notices = report.notices }
                 if let problem = report.companionError { s.status.lastError = problem }
                 if let (file, ahead) = report.clockSkew.max(by: { $0.value < $1.value }) {
                     s.status.skewWarning = "\(file) holds changes \(SyncReport.duration(ahead)) ahead of this machine's clock"
@@ -307,6 +324,7 @@ public final class SyncEngine: Sendable {
             let pending = try? cycle.storage.pendingLocalChangeCount()
             state.withLock { s in
                 s.status.isSyncing = false
+                s.status.cyclesFinished += 1
                 s.status.lastError = SyncError.describe(error)
                 if let pending { s.status.pendingLocalChanges = pending }
             }

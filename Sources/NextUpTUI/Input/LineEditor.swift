@@ -23,6 +23,15 @@ public struct LineEditor: Equatable, Sendable {
         switch key {
         case .char(let c):
             guard Self.isPrintable(c) else { return true }
+            // A combining mark typed after a letter joins it: the editor's
+            // characters are graphemes, so backspace removes e + ◌́ at once.
+            if cursor > 0 {
+                let joined = Array(String(characters[cursor - 1]) + String(c))
+                if joined.count == 1 {
+                    characters[cursor - 1] = joined[0]
+                    return true
+                }
+            }
             characters.insert(c, at: cursor)
             cursor += 1
         case .paste(let text):

@@ -10,7 +10,8 @@ enum HistoryView {
         var header = LineBuilder(width: width)
         // A list longer than the screen says which rows it shows.
         let shown = history.count > rows ? " (\(history.top + 1)–\(min(history.count, history.top + rows)))" : ""
-        header.add("▸ History · \(history.count)\(shown) · done and deleted, newest first · x reopens · D restores · Esc back",
+        func key(_ action: Action) -> String { state.keyMap.keys(for: action).first?.name ?? "(unbound)" }
+        header.add("▸ History · \(history.count)\(shown) · done and deleted, newest first · \(key(.toggleDone)) reopens · \(key(.delete)) restores",
                    .headerFocused)
         out.append(header.line(padding: .headerFocused))
         if history.ids.isEmpty {

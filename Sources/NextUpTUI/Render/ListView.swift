@@ -11,6 +11,9 @@ enum ListView {
         var name = (focused ? "▸ " : "  ") + "\(pane.title) · \(state.openCount(pane))"
         if pane == .backlog { name += " · by \(state.sort.rawValue)" }
         if pane == .nextUp, let total = state.nextUpTotal { name += " · \(total)" }
+        // A pane holding more rows than it shows says which ones it shows.
+        let p = state[pane], shown = state.layout.rows(for: pane)
+        if p.count > shown { name += " · \(p.top + 1)-\(min(p.count, p.top + shown))/\(p.count)" }
         b.add(name, style, exactly: RowColumns.marker + cols.title)
         b.add(" urg", style, exactly: 1 + RowColumns.urgency)
         b.add(" imp", style, exactly: 1 + RowColumns.importance)

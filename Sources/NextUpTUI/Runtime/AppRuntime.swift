@@ -20,6 +20,9 @@ public final class AppRuntime {
     let editor: TextEditing?
     /// The local time zone's offset from UTC at a moment, in seconds.
     let utcOffset: (Int64) -> Int
+    /// Problems found while starting (a bad `[keys]` table, sync that could
+    /// not start), shown once the screen is up.
+    public var startProblems: [String] = []
     private var lastToken: Int?
     private var needsReload = false
     /// Set while the store folder cannot be watched: ticks check the store.
@@ -45,6 +48,7 @@ public final class AppRuntime {
         let now = clock.nowMillis()
         send(.tick(nowMillis: now))
         send(.timeZone(utcOffsetSeconds: utcOffset(now)))
+        if !startProblems.isEmpty { send(.failed(startProblems.joined(separator: "; "))) }
         if let sync { send(.syncStatus(sync.display())) }
         reload(external: false)
         settle()

@@ -28,9 +28,13 @@ final class EngineSync: SyncSource, Sendable {
     func display() -> SyncDisplay {
         let s = engine.status
         let problems = [s.lastError, s.watchProblem].compactMap { $0 }
-        return SyncDisplay(enabled: true, isSyncing: s.isSyncing, lastSuccessMillis: s.lastSuccessMillis,
-                           peers: s.peersSeen, pendingLocalChanges: s.pendingLocalChanges,
-                           problem: problems.isEmpty ? nil : problems.joined(separator: "; "), skewWarning: s.skewWarning)
+        var display = SyncDisplay(enabled: true, isSyncing: s.isSyncing, lastSuccessMillis: s.lastSuccessMillis,
+                                  peers: s.peersSeen, pendingLocalChanges: s.pendingLocalChanges,
+                                  problem: problems.isEmpty ? nil : problems.joined(separator: "; "), skewWarning: s.skewWarning)
+        display.notices = s.notices
+        display.cyclesFinished = s.cyclesFinished
+        display.summary = s.lastSummary
+        return display
     }
 
     func requestSync() { engine.requestSync() }

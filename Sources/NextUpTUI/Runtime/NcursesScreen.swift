@@ -20,6 +20,8 @@ public final class NcursesScreen: Screen {
     private var cursorVisible: Int32 = -1
     /// The text of a paste still arriving (between the two markers).
     private var pasting: String?
+    /// The locale is not UTF-8 (`LANG=C`): text is drawn in ASCII.
+    private var ascii = false
 
     private init() {}
 
@@ -35,6 +37,12 @@ public final class NcursesScreen: Screen {
             throw TerminalAppError("cannot start the screen: the terminal type '\(Sanitizer.visible(term))' is unknown (check TERM)")
         }
         set_term(screen)
+        guard nu_has_cursor_addressing() != 0 else {
+            endwin()
+            delscreen(screen)
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw TerminalAppError("TERM=\(Sanitizer.visible(term)) cannot show the task screen (it cannot move the cursor); nextup list and the other commands work")
+        }
         cbreak()
         noecho()
         nonl()
@@ -48,6 +56,7 @@ public final class NcursesScreen: Screen {
         _ = define_key("\u{1b}[201~", pasteEndCode)
         Self.writeToTerminal("\u{1b}[?2004h")
         let s = NcursesScreen()
+        s.ascii = nu_locale_is_utf8() == 0
         s.setUpStyles(color: color && has_colors())
         return s
     }
@@ -105,7 +114,7 @@ public final class NcursesScreen: Screen {
             for span in line.spans {
                 _ = nu_move(Int32(y), Int32(x))
                 _ = nu_attrset(attributes[span.style] ?? 0)
-                _ = nu_addnstr(span.text, -1)
+                _ = nu_addnstr(ascii ? Self.asciiText(span.text) : span.text, -1)
                 x += TerminalWidth.width(of: span.text)
             }
         }
@@ -118,6 +127,28 @@ public final class NcursesScreen: Screen {
         }
         _ = nu_refresh()
         lastFrame = frame
+    }
+
+    /// The text in ASCII for a terminal whose locale is not UTF-8, cell for
+    /// cell: the screen's own marks get ASCII look-alikes (`▸` `>`, `✓` `x`,
+    /// `·` `|`, `…` `~`), any other character a `?` per cell it takes.
+    static func asciiText(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var out = ""
+        for c in text {
+            if c.isASCII { out.append(c); continue }
+            switch c {
+            case "▸", "→": out.append(">")
+            case "✓": out.append("x")
+            case "·": out.append("|")
+            case "…": out.append("~")
+            case "—", "–", "─": out.append("-")
+            case "“", "”": out.append("\"")
+            case "×": out.append("x")
+            default: out += String(repeating: "?", count: max(1, TerminalWidth.width(of: String(c))))
+            }
+        }
+        return out
     }
 
     /// Keys typed since the last call. A paste comes as one ``Key/paste(_:)``

@@ -23,6 +23,10 @@ public enum TerminalApp {
             throw TerminalAppError("the task screen needs a terminal; use 'nextup list' or 'nextup --help' in scripts")
         }
         let environment = ProcessInfo.processInfo.environment
+        let term = environment["TERM"] ?? ""
+        if term.isEmpty || term == "dumb" {
+            throw TerminalAppError("TERM=\(term.isEmpty ? "(unset)" : Sanitizer.visible(term)) cannot show the task screen (it cannot move the cursor); nextup list and the other commands work")
+        }
         let (keyMap, problems) = KeyMap.defaults.applying(config.keys)
         var state = AppState(keyMap: keyMap, categories: config.categories)
         state.sync = SyncDisplay(enabled: peerFolder != nil || companion != nil)
@@ -67,7 +71,7 @@ public enum TerminalApp {
         let uiStore = sync == nil ? store : ((try? TaskStore.open(store.location)) ?? store)
         let editor = ExternalEditor(environment: environment, suspend: { screen.suspend() }, resume: { screen.resume() })
         let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync, editor: editor)
-        if !startProblems.isEmpty { runtime.send(.failed(startProblems.joined(separator: "; "))) }
+        runtime.startProblems = startProblems
         return EventLoop(runtime: runtime, screen: screen, inbox: inbox, signals: signals).run()
     }
 

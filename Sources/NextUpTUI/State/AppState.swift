@@ -33,6 +33,9 @@ public struct AppState: Equatable, Sendable {
     /// (the runtime sets it): what "today" and the times shown mean.
     public var utcOffsetSeconds: Int = 0
     public var sync = SyncDisplay.off
+    /// Set by `r`: the cycles finished when it was pressed; the status bar
+    /// says "syncing…" until a later one finished, then its result.
+    public var syncAwaited: Int?
     /// A transient message for the status line, and whether it is an error.
     public var message: Message?
     /// Rows changed from outside, highlighted until the given time.
@@ -105,7 +108,8 @@ public struct AppState: Equatable, Sendable {
     }
 
     /// The planned time of Next Up: its open tasks' durations added up
-    /// (`3h20m`), with `(+2 ?)` for the ones without a duration; nil when
+    /// (`3h20m`), with `(+2 ?)` for the ones without a duration (`2 ?` when
+    /// none has one); nil when
     /// some rows are not loaded (then a total would be wrong).
     public var nextUpTotal: String? {
         var minutes = 0, unset = 0
@@ -116,8 +120,9 @@ public struct AppState: Equatable, Sendable {
         }
         if minutes == 0 && unset == 0 { return nil }
         let h = minutes / 60, m = minutes % 60
-        var text = minutes == 0 ? "?" : (h == 0 ? "\(m)m" : (m == 0 ? "\(h)h" : "\(h)h\(m)m"))
-        if minutes > 0 && unset > 0 { text += " (+\(unset) ?)" }
+        if minutes == 0 { return "\(unset) ?" }
+        var text = h == 0 ? "\(m)m" : (m == 0 ? "\(h)h" : "\(h)h\(m)m")
+        if unset > 0 { text += " (+\(unset) ?)" }
         return text
     }
 

@@ -41,6 +41,15 @@ public enum Reducer {
             for row in rows { state.rows[row.id] = row }
         case .syncStatus(let sync):
             state.sync = sync
+            if let awaited = state.syncAwaited, sync.cyclesFinished > awaited, !sync.isSyncing {
+                state.syncAwaited = nil
+                if let problem = sync.problem {
+                    state.say("sync failed: \(problem)", error: true)
+                } else {
+                    state.say("synced: " + (sync.summary ?? "done") + (sync.notices.isEmpty ? "" : " · " + sync.notices.joined(separator: "; ")),
+                              error: !sync.notices.isEmpty)
+                }
+            }
         case .wrote(let write, let task, let undo):
             state.submitted = nil
             if let undo {
@@ -212,7 +221,11 @@ public enum Reducer {
             state.say("Backlog sorted by \(state.sort.rawValue)")
             return [.reload]
         case .sync:
-            if state.sync.enabled { return [.syncNow] }
+            if state.sync.enabled {
+                state.syncAwaited = state.sync.cyclesFinished
+                state.say("syncing…")
+                return [.syncNow]
+            }
             state.say("sync is off: no peer folder (start with --peer DIR or set one in the config file)")
         case .help: state.showHelp = true
         case .history:
