@@ -25,35 +25,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "tests", "syncthing"))
 
-from cluster import Cluster, HarnessError, wait_for, write_doc_section  # noqa: E402
+from cluster import Cluster, HarnessError, Tmux, wait_for, write_doc_section  # noqa: E402
 import run as st  # noqa: E402
 
 TUI_KEYS = ["j", "j", "k", "g", "G", "Tab", "u", "i", "n", "J", "K"]
-
-
-class Tmux:
-    def __init__(self, socket):
-        self.socket = socket
-
-    def __call__(self, *args, check=True):
-        return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args], capture_output=True, text=True,
-                              check=check).stdout
-
-    def open_tui(self, name, replica):
-        env = " ".join(f"{k}={v}" for k, v in [("HOME", replica.home), ("NEXTUP_HOME", replica.store),
-                                               ("NEXTUP_PEER", replica.syncthing.folder), ("TERM", "xterm-256color")])
-        self("new-session", "-d", "-s", name, "-x", "100", "-y", "30", f"exec env {env} {replica.binary}")
-        self("set-option", "-t", name, "status", "off")
-        return int(self("display-message", "-p", "-t", name, "#{pane_pid}").strip())
-
-    def screen(self, name):
-        return self("capture-pane", "-p", "-t", name)
-
-    def keys(self, name, *keys):
-        self("send-keys", "-t", name, *keys)
-
-    def kill(self):
-        self("kill-server", check=False)
 
 
 def proc_figures(pid):

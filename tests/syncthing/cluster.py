@@ -366,6 +366,33 @@ def diff(a, b, limit=3):
     return "; ".join(out) or "no difference"
 
 
+class Tmux:
+    """A private tmux server (its own socket, no user config) for TUIs."""
+
+    def __init__(self, socket):
+        self.socket = socket
+
+    def __call__(self, *args, check=True):
+        return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args], capture_output=True, text=True,
+                              check=check).stdout
+
+    def open_tui(self, name, replica, height=30):
+        env = " ".join(f"{k}={v}" for k, v in [("HOME", replica.home), ("NEXTUP_HOME", replica.store),
+                                               ("NEXTUP_PEER", replica.syncthing.folder), ("TERM", "xterm-256color")])
+        self("new-session", "-d", "-s", name, "-x", "100", "-y", str(height), f"exec env {env} {replica.binary}")
+        self("set-option", "-t", name, "status", "off")
+        return int(self("display-message", "-p", "-t", name, "#{pane_pid}").strip())
+
+    def screen(self, name):
+        return self("capture-pane", "-p", "-t", name)
+
+    def keys(self, name, *keys):
+        self("send-keys", "-t", name, *keys)
+
+    def kill(self):
+        self("kill-server", check=False)
+
+
 def write_doc_section(path, name, text):
     """Replaces (or appends) the part of a Markdown file between
     `<!-- NAME:begin -->` and `<!-- NAME:end -->`; the rest is kept."""
