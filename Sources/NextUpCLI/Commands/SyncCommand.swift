@@ -79,24 +79,14 @@ struct SyncCommand: ParsableCommand {
     private func watchUntilInterrupted(_ engine: SyncEngine, peer: URL) throws {
         // Fail at once, with the usual one line, when the folder is unusable.
         do { try LocalPeerFolder(url: peer).checkAvailable() } catch { throw CLIError(SyncError.describe(error)) }
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let stop = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "nextup.sync.signals")
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            return source
-        }
+        let interruption = Interruption()
         let also = engine.companion.map { " and \($0.folder.path)" } ?? ""
         print("watching \(engine.store.location.folder.path), \(peer.path)\(also); press Ctrl-C to stop")
         fflush(nil)
         let printer = WatchPrinter(engine: engine)
         engine.start(onChange: { printer.cycleEnded() })
-        stop.wait()
+        interruption.wait()
         engine.stop()
-        sources.forEach { $0.cancel() }
         print("stopped")
         fflush(nil)
     }

@@ -13,16 +13,7 @@ struct BridgeWatch {
     let bridge: VdirBridge
 
     func runUntilInterrupted() throws {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let stop = DispatchSemaphore(value: 0)
-        let signals = DispatchQueue(label: "nextup.bridge.signals")
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: signals)
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            return source
-        }
+        let interruption = Interruption()
         let cycles = DispatchQueue(label: "nextup.bridge.cycles")
         let bridge = self.bridge
         let runCycle: @Sendable () -> Void = {
@@ -49,10 +40,9 @@ struct BridgeWatch {
         print("watching \(bridge.store.location.folder.path) and \(bridge.folder.url.path); press Ctrl-C to stop")
         fflush(nil)
         runCycle()
-        stop.wait()
+        interruption.wait()
         watcher.stop()
         cycles.sync {}
-        sources.forEach { $0.cancel() }
         print("stopped")
         fflush(nil)
     }
