@@ -1,10 +1,10 @@
 # nextup — the two commands a newcomer needs: `make run` and `make test`.
 SWIFT      ?= swift
 BIN_DEBUG  := .build/debug/nextup
-DEB_PKGS   := libncursesw5-dev libsqlite3-dev tmux pkg-config util-linux taskwarrior
+DEB_PKGS   := libncursesw5-dev libsqlite3-dev tmux pkg-config util-linux taskwarrior syncthing sqlite3 radicale vdirsyncer python3-caldav
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run demo test test-more bench bench-smoke install uninstall clean
+.PHONY: deps build run demo test test-more test-syncthing soak bench bench-smoke install uninstall clean
 
 ## deps: install the Debian packages the build and tests need, when missing.
 deps:
@@ -38,6 +38,25 @@ test-more: deps
 	$(SWIFT) build --build-tests
 	NEXTUP_BIN=$(CURDIR)/$(BIN_DEBUG) NEXTUP_SCHEDULES=5000 $(SWIFT) test --skip-build
 
+## test-syncthing: nextup over real Syncthing (Debian's), end to end: two then
+## three Syncthing instances on 127.0.0.1, a nextup replica with `sync --watch`
+## behind each; concurrent edits, a burst of random edits, a stopped machine, a
+## copied store, and the edit-to-other-store latency (tests/syncthing/run.py;
+## SYNCTHING_ARGS passes options, e.g. "--burst 1000"). About 3 minutes.
+SYNCTHING_ARGS ?=
+test-syncthing: deps
+	$(SWIFT) build --product nextup
+	python3 tests/syncthing/run.py --bin $(CURDIR)/$(BIN_DEBUG) $(SYNCTHING_ARGS)
+
+## soak: two machines over Syncthing, each with a TUI in tmux and `sync --watch`,
+## under random shell edits and TUI keys for SOAK_MINUTES (default 10): equal
+## stores, no lost field, flat memory, no leaked descriptors; the figures go to
+## docs/benchmarks.md (tests/soak/run.py).
+SOAK_MINUTES ?= 10
+soak: deps
+	$(SWIFT) build --product nextup
+	python3 tests/soak/run.py --bin $(CURDIR)/$(BIN_DEBUG) --minutes $(SOAK_MINUTES) --doc docs/benchmarks.md
+
 ## bench: speed and memory at 1,000, 10,000 and 100,000 tasks, side by side with
 ## Taskwarrior 2.6 (installed when missing), on a release build with the Swift
 ## runtime linked in (4 ms less start-up per command than dynamic linking);
@@ -45,6 +64,8 @@ test-more: deps
 bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product nextup
 	python3 bench/run.py --bin $(CURDIR)/.build/release/nextup $(BENCH_ARGS)
+	python3 tests/syncthing/run.py --bin $(CURDIR)/.build/release/nextup --only latency --latency-samples 40 \
+	  --doc docs/benchmarks.md
 
 ## bench-smoke: the benchmark harness at 50 tasks, one run, no Taskwarrior, on
 ## BENCH_BIN (default: the debug binary `make test` builds): proves it still works.

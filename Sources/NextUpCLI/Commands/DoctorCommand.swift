@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NextUpBridge
 import NextUpConfig
 import NextUpCore
 import NextUpStore
@@ -9,13 +10,21 @@ import NextUpTUI
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the store, the config and the peer folder; exits 1 when it finds a problem."
+        abstract: "Check the store, the config, the peer folder and the vdir; exits 1 when it finds a problem."
     )
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
+        // Before the store is opened (which would fail on the same lock): a
+        // store on a file system without working locks is a problem to name.
+        let location = StoreLocation.resolve(option: global.store, environment: environment)
+        if FileManager.default.fileExists(atPath: location.folder.path), let problem = StoreLock.lockProblem(in: location.folder) {
+            print(TerminalWidth.fit("store:", to: 15) + location.folder.path)
+            print("problem: \(problem)")
+            throw ExitCode.failure
+        }
         let context = try CommandContext.open(global, environment: environment)
         let store = context.store
         var problems: [String] = []
@@ -61,6 +70,13 @@ struct DoctorCommand: ParsableCommand {
             }
         }
 
+        var vdirLine = "not set"
+        if let vdir = context.vdir {
+            let (summary, found) = VdirBridge(store: store, folder: vdir).diagnose()
+            vdirLine = summary
+            problems += found
+        }
+
         let rows: [(String, String)] = [
             ("store", "\(folder) (mode \(octal(folderMode)))"),
             ("database", "\(db) (\(size / 1024) KiB)"),
@@ -70,6 +86,7 @@ struct DoctorCommand: ParsableCommand {
             ("local changes", "\(try store.outboxCount(after: 0)) recorded for sync"),
             ("config", "\(configURL.path) (\(configState))"),
             ("peer folder", peerLine),
+            ("vdir", vdirLine),
         ]
         for (k, v) in rows { print(TerminalWidth.fit(k + ":", to: 15) + v) }
         if problems.isEmpty {

@@ -49,7 +49,7 @@ struct ListCommand: ParsableCommand {
             }
         }
         if let limit { tasks = Array(tasks.prefix(limit)) }
-        if json { print(try JSONOutput.string(tasks)); return }
+        if json { try FDOutput.standardOutput { try TaskJSONWriter.stream(tasks, pretty: true, versions: false, to: &$0) }; return }
         if tasks.isEmpty { print("no tasks"); return }
         TaskTable.render(tasks, width: Terminal.width()).forEach { print($0) }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NextUpBridge
 import NextUpCore
 import NextUpStore
 import NextUpSync
@@ -11,11 +12,13 @@ import Glibc
 /// `nextup sync [--full] [--watch]` (DESIGN.md §5): one sync cycle with the
 /// peer folder, printing what it uploaded and merged, from how many peers, and
 /// any file it skipped and why; or, with `--watch`, keep syncing on local
-/// commits and peer changes until SIGINT or SIGTERM.
+/// commits and peer changes until SIGINT or SIGTERM. With a vdir (`--vdir`,
+/// DESIGN.md §5b), the phone bridge runs after every peer-folder cycle (or
+/// alone, when no peer folder is configured) and its folder is watched too.
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync with the peer folder: once, or keep watching with --watch."
+        abstract: "Sync with the peer folder and the vdir: once, or keep watching with --watch."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -32,10 +35,18 @@ struct SyncCommand: ParsableCommand {
     func run() throws {
         let context = try CommandContext.open(global)
         guard let peer = context.peerFolder else {
-            throw CLIError("no peer folder is configured: pass --peer DIR, set NEXTUP_PEER, or set `peer` in the config file")
+            guard let bridge = try context.bridge() else {
+                throw CLIError("no peer folder or vdir is configured: pass --peer DIR or --vdir DIR, set NEXTUP_PEER or NEXTUP_VDIR, or set `peer` or `vdir` in the config file")
+            }
+            if watch { try BridgeWatch(bridge: bridge).runUntilInterrupted() } else { try bridgeOnce(bridge) }
+            return
         }
+        // A missing vdir does not hold up the peer folder: the peer cycle
+        // runs, then the vdir's problem is said (and the exit status is 1).
+        let bridge = context.vdir.map { VdirBridge(store: context.store, folder: $0) }
         // Watching, other processes (a TUI) write meanwhile: short transactions.
-        let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot)
+        let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot,
+                                companion: bridge.map(BridgeCompanion.init))
         if watch {
             if adoptFolder { try syncOnce(engine) }
             try watchUntilInterrupted(engine, peer: peer)
@@ -45,11 +56,23 @@ struct SyncCommand: ParsableCommand {
     }
 
     private func syncOnce(_ engine: SyncEngine) throws {
+        let report: SyncReport
         do {
-            let report = try engine.syncOnce(full: full, adoptFolder: adoptFolder)
-            report.lines.forEach { print($0) }
+            report = try engine.syncOnce(full: full, adoptFolder: adoptFolder)
         } catch {
             throw CLIError(SyncError.describe(error))
+        }
+        // The vdir's problem goes to stderr, as the one line of a failure.
+        let problemLine = report.companionError.map { "warning: \($0)" }
+        report.lines.filter { $0 != problemLine }.forEach { print($0) }
+        if let problem = report.companionError { throw CLIError(problem) }
+    }
+
+    private func bridgeOnce(_ bridge: VdirBridge) throws {
+        do {
+            try bridge.cycle().lines.forEach { print($0) }
+        } catch {
+            throw CLIError("\(error)")
         }
     }
 
@@ -66,7 +89,8 @@ struct SyncCommand: ParsableCommand {
             source.resume()
             return source
         }
-        print("watching \(engine.store.location.folder.path) and \(peer.path); press Ctrl-C to stop")
+        let also = engine.companion.map { " and \($0.folder.path)" } ?? ""
+        print("watching \(engine.store.location.folder.path), \(peer.path)\(also); press Ctrl-C to stop")
         fflush(nil)
         let printer = WatchPrinter(engine: engine)
         engine.start(onChange: { printer.cycleEnded() })

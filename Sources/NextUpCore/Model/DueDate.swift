@@ -44,8 +44,23 @@ public struct DueDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        func pad(_ n: Int, _ w: Int) -> String { let s = String(n); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        guard (0...9999).contains(year) else {
+            func pad(_ n: Int, _ w: Int) -> String { let s = String(n); return String(repeating: "0", count: max(0, w - s.count)) + s }
+            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        }
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            func put(_ n: Int, _ width: Int, at start: Int) {
+                var n = n
+                for i in stride(from: start + width - 1, through: start, by: -1) {
+                    buffer[i] = UInt8(ascii: "0") + UInt8(n % 10)
+                    n /= 10
+                }
+            }
+            put(year, 4, at: 0); buffer[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5); buffer[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            return 10
+        }
     }
 
     public static func < (lhs: DueDate, rhs: DueDate) -> Bool { lhs.epochDay < rhs.epochDay }

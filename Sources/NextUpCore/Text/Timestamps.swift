@@ -6,8 +6,28 @@ public enum Timestamps {
         let rest = millis - days * 86_400_000
         let date = DueDate(epochDay: days)
         let h = rest / 3_600_000, m = rest / 60_000 % 60, s = rest / 1000 % 60, ms = rest % 1000
-        func pad(_ n: Int64, _ w: Int) -> String { let s = String(n); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        return "\(date)T\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+        // Written on bytes: three per task in every export and --json.
+        guard (0...9999).contains(date.year) else {
+            func pad(_ n: Int64, _ w: Int) -> String { let s = String(n); return String(repeating: "0", count: max(0, w - s.count)) + s }
+            return "\(date)T\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(ms, 3))Z"
+        }
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            func put(_ n: Int, _ width: Int, at start: Int) {
+                var n = n
+                for i in stride(from: start + width - 1, through: start, by: -1) {
+                    buffer[i] = UInt8(ascii: "0") + UInt8(n % 10)
+                    n /= 10
+                }
+            }
+            put(date.year, 4, at: 0); buffer[4] = UInt8(ascii: "-")
+            put(date.month, 2, at: 5); buffer[7] = UInt8(ascii: "-")
+            put(date.day, 2, at: 8); buffer[10] = UInt8(ascii: "T")
+            put(Int(h), 2, at: 11); buffer[13] = UInt8(ascii: ":")
+            put(Int(m), 2, at: 14); buffer[16] = UInt8(ascii: ":")
+            put(Int(s), 2, at: 17); buffer[19] = UInt8(ascii: ".")
+            put(Int(ms), 3, at: 20); buffer[23] = UInt8(ascii: "Z")
+            return 24
+        }
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)`; nil for anything else.

@@ -139,6 +139,14 @@ public final class TaskStore: Sendable {
         try database.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
     }
 
+    /// Whether the file system holding `folder` has no room for one more
+    /// SQLite page or two (what an I/O error on a full disk looks like).
+    static func diskIsFull(_ folder: String) -> Bool {
+        var fs = statvfs()
+        guard statvfs(folder, &fs) == 0 else { return false }
+        return UInt64(fs.f_bavail) * UInt64(fs.f_frsize) < 64 * 1024
+    }
+
     // MARK: - Opening
 
     static func prepareFolder(_ folder: URL) throws {
@@ -203,6 +211,10 @@ public final class TaskStore: Sendable {
     static func storeError(_ error: DatabaseError, path: String, folder: String) -> StoreError {
         switch error.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notANextupDatabase(path: path)
+        case .SQLITE_IOERR where diskIsFull(folder):
+            // SQLite reports a full disk met while growing its shared-memory
+            // or WAL file as an I/O error: say what it is.
+            return .notWritable(path: folder, reason: "the disk is full; free some space and try again")
         case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR:
             return .notWritable(path: folder, reason: error.message ?? "\(error.resultCode)")
         case .SQLITE_FULL:

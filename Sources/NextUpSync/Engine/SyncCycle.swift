@@ -289,7 +289,9 @@ public final class SyncCycle: Sendable {
             // Lines beyond this replica's last write: its own lines from a
             // write cut short before the store recorded it, a torn tail, or
             // (if they are not this store's) a copy's lines.
-            let end = try readAsInput(info, me: me, from: state.end, &report)
+            // A torn tail here is this replica's own write cut short (a full
+            // disk, a kill): cut away below, not damage to report.
+            let end = try readAsInput(info, me: me, from: state.end, reportingTornTail: false, &report)
             if end < info.size {
                 try folder.append([], to: name, truncatingTo: end)
             }
@@ -322,7 +324,7 @@ public final class SyncCycle: Sendable {
     /// Reads a file as plain input (no cursor): its header, then its lines
     /// from `start` (nil: just after the header). Returns where reading stopped.
     @discardableResult
-    private func readAsInput(_ info: PeerFileInfo, me: ReplicaID, from start: Int64?, _ report: inout SyncReport) throws -> Int64 {
+    private func readAsInput(_ info: PeerFileInfo, me: ReplicaID, from start: Int64?, reportingTornTail: Bool = true, _ report: inout SyncReport) throws -> Int64 {
         switch reader.header(of: info.name) {
         case .failure(let issue):
             note(issue, &report)
@@ -334,7 +336,7 @@ public final class SyncCycle: Sendable {
                 try mergeInBatches(scan, file: info.name, cursor: nil, trusted: trusted, &localReport)
             }
             report = localReport
-            if let tail = outcome.incompleteTail { report.issues.append(tail) }
+            if reportingTornTail, let tail = outcome.incompleteTail { report.issues.append(tail) }
             return outcome.end
         }
     }

@@ -48,6 +48,8 @@ public final class SyncEngine: Sendable {
     public let store: TaskStore
     public let peerFolder: URL
     public let cycle: SyncCycle
+    /// Run after every cycle, its folder watched too (the phone bridge).
+    public let companion: (any SyncCompanion)?
 
     /// What the background sync tells its receiver (see the type's contract).
     public enum Event: Sendable, Equatable {
@@ -94,9 +96,12 @@ public final class SyncEngine: Sendable {
     ///   - clock: wall-clock time (status times, log headers, versions).
     ///   - watchClock: timer time for the background watcher.
     ///   - watchSystem: the watcher's kernel calls.
+    ///   - companion: another folder kept in step after every cycle (see ``SyncCompanion``).
     public init(store: TaskStore, peerFolder: URL, clock: any PhysicalClock = SystemClock(), options: SyncOptions = SyncOptions(),
-                watchClock: any MonotonicClock = SystemMonotonicClock(), watchSystem: any WatchSystem = LinuxWatchSystem()) {
+                watchClock: any MonotonicClock = SystemMonotonicClock(), watchSystem: any WatchSystem = LinuxWatchSystem(),
+                companion: (any SyncCompanion)? = nil) {
         self.store = store
+        self.companion = companion
         self.peerFolder = peerFolder.standardizedFileURL
         self.clock = clock
         self.watchClock = watchClock
@@ -120,7 +125,16 @@ public final class SyncEngine: Sendable {
     @discardableResult
     public func syncOnce(full: Bool = false, adoptFolder: Bool = false, lockTimeout: Double = 60) throws -> SyncReport {
         try runLocked(lockTimeout: lockTimeout, fullCycle: full, readsPeers: true) {
-            try self.cycle.run(full: full, adoptFolder: adoptFolder)
+            var report = try self.cycle.run(full: full, adoptFolder: adoptFolder)
+            guard let companion = self.companion else { return report }
+            do {
+                let result = try companion.run()
+                report.companion = result
+                if result.changedStore { report.uploaded += try self.cycle.publish().uploaded }
+            } catch {
+                report.companionError = "\(error)"
+            }
+            return report
         }
     }
 
@@ -145,7 +159,7 @@ public final class SyncEngine: Sendable {
         let storeFolder = store.location.folder.standardizedFileURL.path
         let peerPath = peerFolder.path
         let watcher = ChangeWatcher(
-            watching: [store.location.folder, peerFolder],
+            watching: [store.location.folder, peerFolder] + (companion.map { [$0.folder.standardizedFileURL] } ?? []),
             polling: [peerFolder],
             pollIntervalMillis: cycle.options.pollIntervalMillis,
             ignoring: Self.isIgnorable,
@@ -223,8 +237,10 @@ public final class SyncEngine: Sendable {
 
     /// Names whose changes never call for a cycle: lock files, SQLite's shared
     /// memory file, temporary files of file-sync tools and of nextup.
+    public static func isIgnorableName(_ name: String) -> Bool { isIgnorable(name) }
+
     static func isIgnorable(_ name: String) -> Bool {
-        name == lockFileName || name == "nextup.lock" || name.hasSuffix("-shm")
+        name == lockFileName || name == "nextup.lock" || name == "vdir.lock" || name.hasSuffix("-shm")
             || PeerFileName.isTemporary(name) || name.hasSuffix(PeerFileName.mergedSuffix)
     }
 
@@ -296,6 +312,7 @@ public final class SyncEngine: Sendable {
                 // reads every line again) or a cycle with news of its own:
                 // the cycles after it read past the damaged line.
                 if fullCycle || !report.notices.isEmpty { s.status.notices = report.notices }
+                if let problem = report.companionError { s.status.lastError = problem }
                 if let (file, ahead) = report.clockSkew.max(by: { $0.value < $1.value }) {
                     s.status.skewWarning = "\(file) holds changes \(SyncReport.duration(ahead)) ahead of this machine's clock"
                 } else if fullCycle {

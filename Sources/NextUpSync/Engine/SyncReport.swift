@@ -41,10 +41,15 @@ public struct SyncReport: Sendable, Equatable {
     /// Bytes this cycle wrote to the peer folder.
     public var bytesWritten: Int64 = 0
 
+    /// What the ``SyncCompanion`` (the phone bridge) did after the cycle, if any.
+    public var companion: SyncCompanionResult?
+    /// Why the companion could not run, if it failed.
+    public var companionError: String?
+
     public init() {}
 
     /// Whether the store's tasks or identity changed.
-    public var changedStore: Bool { merged > 0 || newReplicaID != nil }
+    public var changedStore: Bool { merged > 0 || newReplicaID != nil || companion?.changedStore == true }
 
     /// A human summary, one line each, for `nextup sync`.
     public var lines: [String] {
@@ -57,12 +62,16 @@ public struct SyncReport: Sendable, Equatable {
             out.append("warning: \(file) holds changes \(Self.duration(ahead)) ahead of this machine's clock (merged anyway); check the clocks")
         }
         out += skippedLines
+        out += companion?.lines ?? []
+        if let companionError { out.append("warning: \(companionError)") }
         return out
     }
 
     /// The lines worth a word even in the background (`sync --watch`): what
     /// was repaired, re-published or renamed aside, and what was skipped.
-    public var notices: [String] { repairLines + mergeLines + skippedLines }
+    public var notices: [String] {
+        repairLines + mergeLines + skippedLines + (companion?.notices ?? []) + (companionError.map { [$0] } ?? [])
+    }
 
     private var repairLines: [String] {
         var out: [String] = []

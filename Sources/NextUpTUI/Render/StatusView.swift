@@ -27,7 +27,7 @@ enum StatusView {
         if sync.isSyncing || awaiting { parts.append("syncing…") }
         else if let last = sync.lastSuccessMillis { parts.append("synced \(age(nowMillis - last))") }
         else { parts.append("not synced yet") }
-        parts.append(sync.peers == 1 ? "1 peer" : "\(sync.peers) peers")
+        parts.append(sync.vdirOnly ? "vdir" : sync.peers == 1 ? "1 peer" : "\(sync.peers) peers")
         if sync.pendingLocalChanges > 0 { parts.append("\(sync.pendingLocalChanges) to send") }
         if let skew = sync.skewWarning { parts.append(skew) }
         // A damaged line or a skipped file is never silent: said first, so

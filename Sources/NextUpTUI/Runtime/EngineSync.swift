@@ -8,8 +8,8 @@ import NextUpSync
 final class EngineSync: SyncSource, Sendable {
     let engine: SyncEngine
 
-    init(store: TaskStore, peerFolder: URL) {
-        engine = SyncEngine(store: store, peerFolder: peerFolder)
+    init(store: TaskStore, peerFolder: URL, companion: (any SyncCompanion)? = nil) {
+        engine = SyncEngine(store: store, peerFolder: peerFolder, companion: companion)
     }
 
     func start(post: @escaping @Sendable (LoopEvent) -> Void) throws {
