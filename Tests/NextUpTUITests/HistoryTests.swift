@@ -51,6 +51,21 @@ import Testing
     }
 }
 
+extension HistoryTests {
+    @Test func theDetailsOfAHistoryRowTakeTheHistoryKeys() throws {
+        let backend = MemoryBackend()
+        let done = backend.add("Done one")
+        _ = try backend.perform(.complete(done), expecting: [:])
+        let rt = AppRuntime(state: AppState(), backend: backend, screen: FakeScreen())
+        rt.start()
+        rt.handle(keys: [.char("H"), .enter])
+        #expect(rt.state.showDetail && rt.state.selectedTask?.id == done)
+        #expect(MainView.frame(rt.state).text.contains { $0.contains("list       done") })
+        rt.handle(keys: [.char("x")])
+        #expect(backend.tasks[done]?.isDone == false)
+    }
+}
+
 /// Issue 13's planning by duration: the Next Up header adds up its durations.
 @Suite struct NextUpTotalTests {
     @Test func theNextUpHeaderShowsThePlannedTimeWithUnsetOnesAsQuestionMarks() {

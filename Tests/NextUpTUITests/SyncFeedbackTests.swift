@@ -44,3 +44,15 @@ import Testing
         #expect(bar.spans.contains { $0.style == .statusProblem })
     }
 }
+
+@Suite struct SyncNeverRanTests {
+    @Test func aSyncThatNeverRunsStopsSayingSyncing() {
+        var s = Fixture.state([])
+        _ = s.send(.syncStatus(SyncDisplay(enabled: true, problem: "sync could not start")))
+        _ = s.send(Fixture.keys("r"))
+        #expect(MainView.frame(s).text.last!.contains("syncing…") || MainView.frame(s).text.last!.contains("sync could not start"))
+        _ = s.send(.tick(nowMillis: Fixture.now + AppState.syncAnswerMillis))
+        #expect(s.syncAwaited == nil)
+        #expect(s.message?.text == "no sync cycle ran: sync could not start")
+    }
+}

@@ -36,6 +36,7 @@ public struct AppState: Equatable, Sendable {
     /// Set by `r`: the cycles finished when it was pressed; the status bar
     /// says "syncing…" until a later one finished, then its result.
     public var syncAwaited: Int?
+    public var syncAwaitedSince: Int64?
     /// A transient message for the status line, and whether it is an error.
     public var message: Message?
     /// Rows changed from outside, highlighted until the given time.
@@ -69,6 +70,8 @@ public struct AppState: Equatable, Sendable {
 
     /// How long an outside change stays highlighted.
     public static let highlightMillis: Int64 = 2_000
+    /// How long `r` waits for its cycle before saying none ran.
+    public static let syncAnswerMillis: Int64 = 30_000
     /// How long a task marked done stays in its list.
     public static let keepDoneMillis: Int64 = 5_000
     /// The most history rows read.

@@ -26,6 +26,12 @@ public enum Reducer {
             state.nowMillis = now
             state.highlights = state.highlights.filter { $0.value > now }
             if let m = state.message, m.untilMillis <= now { state.message = nil }
+            // A sync asked for that never ran (the engine is not running)
+            // stops saying "syncing…" after a while.
+            if state.syncAwaited != nil, let since = state.syncAwaitedSince, now - since >= AppState.syncAnswerMillis {
+                state.syncAwaited = nil
+                state.say("no sync cycle ran: \(state.sync.problem ?? "the sync is not running")", error: true)
+            }
             // Done tasks leave the lists once their grace ran out.
             let expired = state.keepDoneUntil.filter { $0.value <= now }.map(\.key)
             if !expired.isEmpty {
@@ -194,7 +200,7 @@ public enum Reducer {
             return []
         }
         if state.layout.isTooSmall, action != .quit, action != .redraw { return [] }
-        if state.history != nil, !state.showDetail { return performInHistory(action, &state) }
+        if state.history != nil { return performInHistory(action, &state) }
         return perform(action, &state)
     }
 
@@ -223,6 +229,7 @@ public enum Reducer {
         case .sync:
             if state.sync.enabled {
                 state.syncAwaited = state.sync.cyclesFinished
+                state.syncAwaitedSince = state.nowMillis
                 state.say("syncing…")
                 return [.syncNow]
             }
