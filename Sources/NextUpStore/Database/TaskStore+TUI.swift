@@ -6,42 +6,21 @@ import NextUpCore
 /// then show only the few dozen rows on screen: the lists are ordered and
 /// filtered by SQLite, and only ids come back.
 extension TaskStore {
-    /// What the UI's lists are narrowed to. Text matches by ``TextMatch``
-    /// (Unicode case folding), as everywhere else.
+    /// What the UI's lists are narrowed to: a ``ListFilter`` (the one
+    /// definition of the filter language) on the caller's local `today`.
+    /// Text matches by ``TextMatch`` (Unicode case folding), as everywhere else.
     public struct ListNarrowing: Sendable, Equatable {
-        /// Words that must all occur in the title.
-        public var words: [String]
-        public var category: String?
-        public var tbdOnly: Bool
-        public var tag: String?
-        public var urgentOnly: Bool
-        public var nextUpOnly: Bool
+        public var filter: ListFilter
+        /// The day `due:` windows count from.
+        public var today: DueDate
+
+        public init(_ filter: ListFilter = ListFilter(), today: DueDate = DueDate(epochDay: 0)) {
+            self.filter = filter
+            self.today = today
+        }
+
         /// Only tasks due in this range (either end open), when set.
-        public var due: (from: DueDate?, through: DueDate?)?
-
-        public init(words: [String] = [], category: String? = nil, tbdOnly: Bool = false, tag: String? = nil,
-                    urgentOnly: Bool = false, nextUpOnly: Bool = false, due: (from: DueDate?, through: DueDate?)? = nil) {
-            self.words = words
-            self.category = category
-            self.tbdOnly = tbdOnly
-            self.tag = tag
-            self.urgentOnly = urgentOnly
-            self.nextUpOnly = nextUpOnly
-            self.due = due
-        }
-
-        /// The narrowing of a ``ListFilter`` on `today` (the caller's local date).
-        public init(_ filter: ListFilter, today: DueDate) {
-            self.init(words: filter.words, category: filter.category, tbdOnly: filter.tbdOnly, tag: filter.tag,
-                      urgentOnly: filter.urgentOnly, nextUpOnly: filter.nextUpOnly,
-                      due: filter.due.map { $0.range(today: today) })
-        }
-
-        public static func == (a: ListNarrowing, b: ListNarrowing) -> Bool {
-            a.words == b.words && a.category == b.category && a.tbdOnly == b.tbdOnly && a.tag == b.tag
-                && a.urgentOnly == b.urgentOnly && a.nextUpOnly == b.nextUpOnly
-                && a.due?.from == b.due?.from && a.due?.through == b.due?.through && (a.due == nil) == (b.due == nil)
-        }
+        var due: (from: DueDate?, through: DueDate?)? { filter.due.map { $0.range(today: today) } }
     }
 
     /// The ids of Next Up (the user's order) and of the Backlog (ranked by
@@ -63,17 +42,17 @@ extension TaskStore {
             narrow += " AND " + condition.0
             narrowArguments += condition.1
         }
-        if narrowing.tbdOnly { narrow += " AND " + ListSQL.tbd }
-        if narrowing.urgentOnly { narrow += " AND urgency = 'urgent'" }
-        if narrowing.nextUpOnly { narrow += " AND next_up IS NOT NULL" }
+        if narrowing.filter.tbdOnly { narrow += " AND " + ListSQL.tbd }
+        if narrowing.filter.urgentOnly { narrow += " AND urgency = 'urgent'" }
+        if narrowing.filter.nextUpOnly { narrow += " AND next_up IS NOT NULL" }
         if let due = narrowing.due {
             narrow += " AND due IS NOT NULL"
             if let from = due.from { and(("due >= ?", [from.description])) }
             if let through = due.through { and(("due <= ?", [through.description])) }
         }
-        if let category = narrowing.category { and(ListSQL.category(is: category)) }
-        if let tag = narrowing.tag { and(ListSQL.tag(is: tag)) }
-        for word in narrowing.words where !word.isEmpty { and(ListSQL.title(contains: word)) }
+        if let category = narrowing.filter.category { and(ListSQL.category(is: category)) }
+        if let tag = narrowing.filter.tag { and(ListSQL.tag(is: tag)) }
+        for word in narrowing.filter.words where !word.isEmpty { and(ListSQL.title(contains: word)) }
         // Open tasks come from the partial covering index `task_list`; the few
         // kept done ones are looked up by id.
         let open = ListSQL.open
@@ -92,7 +71,7 @@ extension TaskStore {
         let next = query("next_up IS NOT NULL", order: ListSQL.nextUpOrder)
         let backlog = query("next_up IS NULL", order: ListSQL.backlogOrder(sort, nowMillis: nowMillis))
         return try database.read { db in
-            if !narrowing.words.isEmpty || narrowing.category != nil || narrowing.tag != nil { ListSQL.registerFold(db) }
+            if !narrowing.filter.words.isEmpty || narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
             return (try Self.ids(db, next.0, next.1), try Self.ids(db, backlog.0, backlog.1))
         }
     }
