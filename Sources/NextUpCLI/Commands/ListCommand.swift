@@ -49,8 +49,14 @@ struct ListCommand: ParsableCommand {
             }
         }
         if let limit { tasks = Array(tasks.prefix(limit)) }
+        try Self.show(tasks, json: json, empty: "no tasks")
+    }
+
+    /// Tasks as `list` and `next` print them: a JSON array (streamed), or
+    /// the table cut to the terminal, or `empty` when there are none.
+    static func show(_ tasks: [TaskItem], json: Bool, empty: String) throws {
         if json { try FDOutput.standardOutput { try TaskJSONWriter.stream(tasks, pretty: true, versions: false, to: &$0) }; return }
-        if tasks.isEmpty { print("no tasks"); return }
+        if tasks.isEmpty { print(empty); return }
         TaskTable.render(tasks, width: Terminal.width()).forEach { print($0) }
     }
 }
@@ -63,10 +69,7 @@ struct NextCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        let tasks = try context.store.nextUp()
-        if json { print(try JSONOutput.string(tasks)); return }
-        if tasks.isEmpty { print("Next Up is empty"); return }
-        TaskTable.render(tasks, width: Terminal.width()).forEach { print($0) }
+        try ListCommand.show(try context.store.nextUp(), json: json, empty: "Next Up is empty")
     }
 }
 
