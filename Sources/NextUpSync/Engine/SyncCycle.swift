@@ -198,9 +198,31 @@ public final class SyncCycle: Sendable {
         do {
             if let problem = try folderProblem() { return [problem] }
             let me = try storage.replicaID()
-            return try ownLogProblems(me) + peerLogProblems(me)
+            var held: [ReplicaID: (file: String, held: Set<Int>)] = [:]
+            var republished: Set<Int> = []
+            let problems = try ownLogProblems(me) + peerLogProblems(me, held: &held, republished: &republished)
+            return problems + (try lostFromPeerLogs(me, held: held, republished: republished))
         } catch {
             return [SyncError.describe(error)]
+        }
+    }
+
+    /// Where this replica and another disagree: changes this store holds
+    /// under another replica's id that its log no longer has (it was restored
+    /// from a backup, or rewritten from an older store), and that no log here
+    /// re-published. A `sync --full` publishes them again.
+    private func lostFromPeerLogs(_ me: ReplicaID, held: [ReplicaID: (file: String, held: Set<Int>)], republished: Set<Int>) throws -> [String] {
+        guard !held.isEmpty else { return [] }
+        var ownHolds: Set<Int>? = republished
+        let own = LogFormat.fileName(for: me)
+        if let info = try folder.info(own), case .success(let (_, headerEnd)) = reader.header(of: own) {
+            _ = try linesIntact(own, owner: me, from: headerEnd, upTo: info.size, holds: &ownHolds)
+        }
+        let lost = try changesLost(from: held, exceptHeldBy: ownHolds ?? [])
+        let byFile = Dictionary(grouping: lost) { held[$0.version.replica]?.file ?? "?" }
+        return byFile.keys.sorted().map { file in
+            let n = byFile[file]!.count
+            return "\(file) lacks \(n) change\(n == 1 ? "" : "s") this store holds under its replica id (restored from a backup?); `nextup sync --full` publishes \(n == 1 ? "it" : "them") again"
         }
     }
 
@@ -209,6 +231,16 @@ public final class SyncCycle: Sendable {
     /// words `sync --full` prints. Reads only; a torn last line (still being
     /// written) is not a problem.
     func peerLogProblems(_ me: ReplicaID) throws -> [String] {
+        var held: [ReplicaID: (file: String, held: Set<Int>)] = [:]
+        var republished: Set<Int> = []
+        return try peerLogProblems(me, held: &held, republished: &republished)
+    }
+
+    /// The same, collecting for each readable log the ``heldKey(_:)`` of
+    /// every change it holds by its owner, and (with the replica) of every
+    /// change it re-published for another.
+    private func peerLogProblems(_ me: ReplicaID, held: inout [ReplicaID: (file: String, held: Set<Int>)],
+                                 republished: inout Set<Int>) throws -> [String] {
         var out: [String] = []
         for info in try folder.list() {
             switch PeerFileName.classify(info.name) {
@@ -217,9 +249,17 @@ public final class SyncCycle: Sendable {
                 case .failure(let issue):
                     out.append("skipped: \(issue.description)")
                 case .success(let (header, headerEnd)):
+                    var keys: Set<Int> = []
                     _ = try reader.readLines(of: info.name, owner: header.replica, from: headerEnd, upTo: info.size) { scan in
                         out += scan.issues.map { "skipped: \($0.description)" }
+                        for record in scan.records {
+                            for change in record.changes {
+                                if change.version.replica == replica { keys.insert(Self.heldKey(change)) }
+                                else { republished.insert(Self.heldKey(change, withReplica: true)) }
+                            }
+                        }
                     }
+                    held[replica] = (info.name, keys)
                 }
             case .unrecognisedLog:
                 out.append("skipped: " + LogIssue(file: info.name, offset: nil, kind: .notALog("the name is not nextup-<replica id>.log")).description)
