@@ -161,6 +161,7 @@ public final class SyncCycle: Sendable {
 
         // A log rewritten from the store in this cycle holds everything already.
         let lost = report.ownLogRewritten == nil ? try changesLost(from: reread, exceptHeldBy: ownLogHolds ?? []) : []
+        let retiring = download ? try logsToRetire(listing, me: me) : []
 
         try upload(me, &report)
 
@@ -184,11 +185,58 @@ public final class SyncCycle: Sendable {
             }
         }
 
+        if !retiring.isEmpty { try retire(retiring, me: me, &report) }
+
         if let state = try storage.ownLogState(),
            state.end > max(options.compactionMinimumBytes, options.compactionFactor * state.snapshotSize) {
             try rewriteOwnLog(me, reason: .compaction, previous: state.previousReplica.flatMap(ReplicaID.init), &report)
         }
         return report
+    }
+
+    /// Peers' logs not written for ``SyncOptions/retireLogsAfterMillis`` that
+    /// this cycle has merged to their end, undamaged: safe to retire.
+    private func logsToRetire(_ listing: [PeerFileInfo], me: ReplicaID) throws -> [(replica: ReplicaID, info: PeerFileInfo, silent: Int64)] {
+        guard options.retireLogsAfterMillis > 0 else { return [] }
+        var out: [(ReplicaID, PeerFileInfo, Int64)] = []
+        var cursors: [String: PeerCursor]?
+        for info in listing {
+            guard case .log(let replica) = PeerFileName.classify(info.name), replica != me,
+                  let silent = folder.millisSinceWritten(info), silent > options.retireLogsAfterMillis else { continue }
+            if cursors == nil { cursors = try storage.cursors() }
+            guard let cursor = cursors?[info.name], cursor.offset == info.size, cursor.identity == info.identity,
+                  cursor.damaged != true else { continue }
+            out.append((replica, info, silent))
+        }
+        return out
+    }
+
+    /// Re-publishes, in this replica's own log, every change this store still
+    /// holds under the retiring replicas' ids (their versions kept), then sets
+    /// their logs aside like merged conflict copies (removed once old). Every
+    /// replica that reads this log gets what those logs held that still
+    /// counts; a retired replica that comes back rewrites its log.
+    private func retire(_ logs: [(replica: ReplicaID, info: PeerFileInfo, silent: Int64)], me: ReplicaID, _ report: inout SyncReport) throws {
+        let ids = Set(logs.map(\.replica))
+        var held: [FieldChange] = []
+        try storage.forEachTaskBatch { tasks in
+            for task in tasks {
+                for (field, version) in task.versions where ids.contains(version.replica) {
+                    held.append(FieldChange(task: task.id, field: field, value: task.value(of: field), version: version))
+                }
+            }
+        }
+        if !held.isEmpty { try appendToOwnLog(me, LogRecord.grouping(held), &report) }
+        for log in logs {
+            do {
+                try folder.rename(log.info.name, to: log.info.name + PeerFileName.mergedSuffix)
+            } catch {
+                // Another replica retired it first.
+                if (try? folder.info(log.info.name)) != nil { throw error }
+            }
+            report.retiredLogs[log.info.name] = log.silent
+            report.republished[log.info.name, default: 0] += held.filter { $0.version.replica == log.replica }.count
+        }
     }
 
     /// What a sync would run into, in plain words, without writing anything

@@ -26,6 +26,10 @@ public struct SyncReport: Sendable, Equatable {
     public var issues: [LogIssue] = []
     /// Conflict copies merged and renamed aside.
     public var conflictCopiesMerged: [String] = []
+    /// Logs of replicas silent past ``SyncOptions/retireLogsAfterMillis``,
+    /// set aside after their changes still held here were re-published.
+    /// (name → how long it had not been written, in ms)
+    public var retiredLogs: [String: Int64] = [:]
     /// Set when this replica's whole log was rewritten.
     public var ownLogRewritten: RewriteReason?
     /// Set when the store turned out to be a copy and took a new replica id.
@@ -82,6 +86,9 @@ public struct SyncReport: Sendable, Equatable {
 
     private var mergeLines: [String] {
         var out = conflictCopiesMerged.map { "merged conflict copy \($0) and renamed it aside" }
+        out += retiredLogs.sorted { $0.key < $1.key }.map {
+            "retired \($0.key): not written for \(SyncReport.duration($0.value)); the changes it held are re-published in this replica's log"
+        }
         for (file, count) in republished.sorted(by: { $0.key < $1.key }) {
             out.append("re-published \(count) change\(count == 1 ? "" : "s") that \(file) no longer holds (its machine lost them, e.g. restored from a backup)")
         }
