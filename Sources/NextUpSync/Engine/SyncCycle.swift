@@ -32,8 +32,11 @@ import NextUpStore
 /// 4. **Upload.** Local changes since the last upload, appended in one write
 ///    plus fsync; then the changes learnt from conflict copies are published
 ///    the same way and the copies renamed aside, and the changes a peer's log
-///    lost (step 2) are re-published with their original versions; then
-///    compaction when the log has grown well past its last snapshot.
+///    lost (step 2) are re-published with their original versions; then the
+///    logs of peers silent for ``SyncOptions/retireLogsAfterMillis`` and
+///    merged to their end are retired (what this store holds under their ids
+///    re-published, the logs set aside); then compaction when the log has
+///    grown well past its last snapshot.
 ///
 /// Every step is idempotent, so a cycle cut short at any point (a crash, a
 /// kill) is completed by the next one, and nothing is lost. A cycle with
