@@ -76,8 +76,13 @@ public final class TaskStore: Sendable {
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: path, folder: location.folder.path)
         }
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-            chmod(path + suffix, 0o600)
+        // Only when needed: a chmod, even to the same mode, is an inotify
+        // IN_ATTRIB event, and every read-only command (a shell prompt's
+        // `nextup count` once a second) would wake every watcher of the store
+        // and hold their debouncers at their maximum delay.
+        for suffix in ["", "-wal", "-shm"] {
+            var info = stat()
+            if stat(path + suffix, &info) == 0, info.st_mode & 0o777 != 0o600 { chmod(path + suffix, 0o600) }
         }
         OpenStores.shared.retain(path)
         return TaskStore(location: location, database: queue, clock: clock)

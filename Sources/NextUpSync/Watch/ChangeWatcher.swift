@@ -30,6 +30,10 @@ import Synchronization
 ///   poll tick), and then signals a change of every folder, since anything may
 ///   have changed meanwhile. `onProblem(nil)` follows once a signal was
 ///   delivered after a successful restart.
+/// - A change of attributes alone (owner, mode) of a SQLite write-ahead log
+///   (`…-wal`) is not a change: SQLite run by root `fchown`s the WAL at every
+///   open, so every read-only command would wake every watcher and, polled,
+///   hold the debouncer at its maximum delay; a commit is always `IN_MODIFY`.
 /// - Names for which `ignoring` returns true (e.g. a lock file, a file-sync
 ///   tool's temp files) are neither signalled nor fingerprinted.
 /// - Time is read only from the injected ``MonotonicClock``, and kernel calls go
@@ -336,6 +340,7 @@ public final class ChangeWatcher: Sendable {
                                 changed.insert(folder)
                                 continue
                             }
+                            if eventMask & ~UInt32(IN_ATTRIB) == 0 && name.hasSuffix("-wal") { continue }
                             if name.isEmpty || !ignoring(name) { changed.insert(folder) }
                         }
                     }

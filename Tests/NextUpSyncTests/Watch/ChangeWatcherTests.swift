@@ -109,6 +109,23 @@ import Testing
         #expect(rig.calls == 1)
     }
 
+    @Test func aWriteAheadLogWhoseOwnerOrModeIsSetIsNoChange() throws {
+        let temp = try TemporaryFolder("watch")
+        let wal = temp.path("store.sqlite-wal")
+        try append("", to: wal)
+        let rig = try Rig(watching: [temp.url])
+        defer { rig.watcher.stop() }
+        for _ in 0..<20 {  // what every read-only `nextup` run as root does (SQLite's fchown)
+            chmod(wal.path, 0o600)
+            chown(wal.path, getuid(), getgid())
+        }
+        rig.advance(1_000)
+        #expect(rig.calls == 0)
+        try append("commit", to: wal)
+        rig.advance(150)
+        #expect(rig.calls == 1)
+    }
+
     @Test func aPolledFolderIsNoticedWithoutInotify() throws {
         let temp = try TemporaryFolder("watch")
         // Not watched with inotify at all: only the stat poll can see this.
