@@ -23,10 +23,6 @@ import Testing
         return url.path
     }
 
-    func waitFor(_ tmux: TUITmux, _ text: String) throws {
-        let seen = try tmux.waitForScreen { $0.contains { $0.contains(text) } }
-        #expect(seen.ok, "waiting for “\(text)”:\n\(seen.screen.joined(separator: "\n"))")
-    }
 
     @Test func dueKeyDetailViewAndNotesInTheEditor() throws {
         let add = try cli.run("add", "Write the report", "--category", "Deep Work")
@@ -37,13 +33,13 @@ import Testing
         let first = try editor("first.sh", writes: "Call back Tuesday")
         let tmux = try TUITmux(environment: cli.environment, width: 80, height: 24)
         try tmux.run("EDITOR=\(first) \"\(bin)\"; echo \"exit=$?\"")
-        try waitFor(tmux, "Write the report")
+        try tmux.expectToSee("Write the report")
         // The Next Up header adds up its durations, an unset one as ?.
-        try waitFor(tmux, "Next Up · 3 · 1h50m (+1 ?)")
+        try tmux.expectToSee("Next Up · 3 · 1h50m (+1 ?)")
 
         // t: a relative date, counted from the local day.
         try tmux.keys("t")
-        try waitFor(tmux, "Due (")
+        try tmux.expectToSee("Due (")
         try tmux.type("tomorrow")
         try tmux.keys("Enter")
         let formatter = DateFormatter()
@@ -51,22 +47,22 @@ import Testing
         formatter.timeZone = .current
         let tomorrow = formatter.string(from: Date().addingTimeInterval(86_400))
         #expect(try eventually { try field(id, "due") as? String == tomorrow })
-        try waitFor(tmux, tomorrow)
+        try tmux.expectToSee(tomorrow)
 
         // Enter: every field, the short id, where the last change came from.
         try tmux.keys("Enter")
-        try waitFor(tmux, "Task \(id.prefix(8))")
-        try waitFor(tmux, "on this machine")
-        try waitFor(tmux, "Deep Work")
+        try tmux.expectToSee("Task \(id.prefix(8))")
+        try tmux.expectToSee("on this machine")
+        try tmux.expectToSee("Deep Work")
 
         // N: the editor's text becomes the notes, shown in the detail view.
         try tmux.keys("N")
         #expect(try eventually { try field(id, "notes") as? String == "Call back Tuesday" })
-        try waitFor(tmux, "   Call back Tuesday")
+        try tmux.expectToSee("   Call back Tuesday")
         try tmux.keys("Escape")
-        try waitFor(tmux, "Backlog ·")
+        try tmux.expectToSee("Backlog ·")
         try tmux.keys("q")
-        try waitFor(tmux, "exit=0")
+        try tmux.expectToSee("exit=0")
     }
 
     @Test func notesChangedWhileTheEditorWasOpenAskBeforeWriting() throws {
@@ -75,14 +71,14 @@ import Testing
         let racing = try editor("racing.sh", writes: "mine", before: "\"\(bin)\" edit \(id) --notes theirs >/dev/null")
         let tmux = try TUITmux(environment: cli.environment, width: 80, height: 24)
         try tmux.run("EDITOR=\(racing) \"\(bin)\"; echo \"exit=$?\"")
-        try waitFor(tmux, "Plan")
+        try tmux.expectToSee("Plan")
         try tmux.keys("N")
-        try waitFor(tmux, "notes is now “theirs”, changed on this machine")
-        try waitFor(tmux, "o overwrite with yours: “mine”")
+        try tmux.expectToSee("notes is now “theirs”, changed on this machine")
+        try tmux.expectToSee("o overwrite with yours: “mine”")
         #expect(try field(id, "notes") as? String == "theirs", "nothing written before the person chose")
         try tmux.keys("o")
         #expect(try eventually { try field(id, "notes") as? String == "mine" })
         try tmux.keys("q")
-        try waitFor(tmux, "exit=0")
+        try tmux.expectToSee("exit=0")
     }
 }

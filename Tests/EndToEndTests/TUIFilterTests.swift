@@ -8,10 +8,6 @@ import Testing
     let scratch = Scratch()
     var cli: NextupProcess { NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("store").path]) }
 
-    func waitFor(_ tmux: TUITmux, _ text: String) throws {
-        let seen = try tmux.waitForScreen { $0.contains { $0.contains(text) } }
-        #expect(seen.ok, "waiting for “\(text)”:\n\(seen.screen.joined(separator: "\n"))")
-    }
 
     @Test func filterAsYouType() throws {
         _ = try cli.run("add", "Write the essay", "--category", "Deep Work", "--urgency", "urgent")
@@ -19,32 +15,32 @@ import Testing
         _ = try cli.run("add", "Call the bank", "--due", "2020-01-01")
         let tmux = try TUITmux(environment: cli.environment, width: 80, height: 24)
         try tmux.run("\"\(NextupProcess.binary.path)\"")
-        try waitFor(tmux, "Next Up 0 · Backlog 3")
+        try tmux.expectToSee("Next Up 0 · Backlog 3")
         // Due today reads "today", overdue ends in "!".
-        try waitFor(tmux, "today")
-        try waitFor(tmux, "2020-01-01!")
+        try tmux.expectToSee("today")
+        try tmux.expectToSee("2020-01-01!")
         try tmux.keys("/")
         try tmux.type("cat:\"Deep W")
-        try waitFor(tmux, "0 matches")
+        try tmux.expectToSee("0 matches")
         try tmux.type("ork\"")
-        try waitFor(tmux, "1 match · Esc clears")
-        try waitFor(tmux, "Write the essay")
+        try tmux.expectToSee("1 match · Esc clears")
+        try tmux.expectToSee("Write the essay")
         try tmux.type(" colour:")
-        try waitFor(tmux, "unknown filter 'colour:'")
+        try tmux.expectToSee("unknown filter 'colour:'")
         try tmux.keys("Escape")
-        try waitFor(tmux, "filter cleared")
-        try waitFor(tmux, "Next Up 0 · Backlog 3")
+        try tmux.expectToSee("filter cleared")
+        try tmux.expectToSee("Next Up 0 · Backlog 3")
         try tmux.keys("/")
         try tmux.type("due:overdue")
-        try waitFor(tmux, "1 match")
-        try waitFor(tmux, "Call the bank")
+        try tmux.expectToSee("1 match")
+        try tmux.expectToSee("Call the bank")
         try tmux.keys("C-u")
         try tmux.type("is:urgent")
-        try waitFor(tmux, "Write the essay")
+        try tmux.expectToSee("Write the essay")
         try tmux.keys("Enter")
-        try waitFor(tmux, "filter: is:urgent · 1 match")
+        try tmux.expectToSee("filter: is:urgent · 1 match")
         try tmux.keys("Escape")
-        try waitFor(tmux, "Next Up 0 · Backlog 3")
+        try tmux.expectToSee("Next Up 0 · Backlog 3")
         try tmux.keys("q")
     }
 }

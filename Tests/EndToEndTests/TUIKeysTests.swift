@@ -11,10 +11,6 @@ import Testing
                                                  "NEXTUP_CONFIG": scratch.path("config.toml").path])
     }
 
-    func waitFor(_ tmux: TUITmux, _ text: String) throws {
-        let seen = try tmux.waitForScreen { $0.contains { $0.contains(text) } }
-        #expect(seen.ok, "waiting for “\(text)”:\n\(seen.screen.joined(separator: "\n"))")
-    }
 
     @Test func badBindingsAreReportedAtStartAndByDoctorAndTheFooterShowsTheBoundKeys() throws {
         try "[keys]\nquit = \"Q\"\nhelp = \"F1\"\nlaunch-rockets = \"l\"\nsync = \"y\"\nsort = \"y\"\n"
@@ -27,8 +23,8 @@ import Testing
         _ = try cli.run("add", "Only task")
         let tmux = try TUITmux(environment: cli.environment, width: 80, height: 24)
         try tmux.run("\"\(NextupProcess.binary.path)\"; echo \"exit=$?\"")
-        try waitFor(tmux, "unknown action 'launch-rockets'")
-        try waitFor(tmux, "f1 help · Q quit")
+        try tmux.expectToSee("unknown action 'launch-rockets'")
+        try tmux.expectToSee("f1 help · Q quit")
         try tmux.keys("F1")
         // Every action by name, nothing cut at 80×24.
         let help = try tmux.waitForScreen { $0.contains { $0.contains("redraw") } }
@@ -39,22 +35,22 @@ import Testing
         #expect(!text.contains("make the window taller"), "\(text)")
         #expect(text.contains(" Q ") || text.contains(" Q  "), "help shows the bound quit key:\n\(text)")
         try tmux.keys("Escape")
-        try waitFor(tmux, "Backlog ·")
+        try tmux.expectToSee("Backlog ·")
         try tmux.keys("Q")
-        try waitFor(tmux, "exit=0")
+        try tmux.expectToSee("exit=0")
     }
 
     @Test func tooSmallAndLongPanesSaySo() throws {
         for i in 1...30 { _ = try cli.run("add", "Task number \(i)") }
         let tmux = try TUITmux(environment: cli.environment, width: 80, height: 24)
         try tmux.run("\"\(NextupProcess.binary.path)\"")
-        try waitFor(tmux, "Backlog · 30 · by score · 1-")
+        try tmux.expectToSee("Backlog · 30 · by score · 1-")
         try tmux.resize(width: 30, height: 8)
-        try waitFor(tmux, "Terminal too small")
-        try waitFor(tmux, "Make the window larger, or")
-        try waitFor(tmux, "press q to quit.")
+        try tmux.expectToSee("Terminal too small")
+        try tmux.expectToSee("Make the window larger, or")
+        try tmux.expectToSee("press q to quit.")
         try tmux.resize(width: 80, height: 24)
-        try waitFor(tmux, "Backlog · 30")
+        try tmux.expectToSee("Backlog · 30")
         try tmux.keys("q")
     }
 }

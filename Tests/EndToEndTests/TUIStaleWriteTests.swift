@@ -31,20 +31,16 @@ import Testing
         return tmux
     }
 
-    func waitFor(_ tmux: TUITmux, _ text: String) throws {
-        let seen = try tmux.waitForScreen { $0.contains { $0.contains(text) } }
-        #expect(seen.ok, "waiting for “\(text)”:\n\(seen.screen.joined(separator: "\n"))")
-    }
 
     @Test func undoLeavesAChangeMadeElsewhereAndSaysWhatItIs() throws {
         let id = try add("Plan the week", "--importance", "1")
         let tmux = try open()
-        try waitFor(tmux, "Plan the week")
+        try tmux.expectToSee("Plan the week")
         try tmux.keys("i")
         #expect(try eventually { try field(id, "importance") as? Int == 2 })
         #expect(try cli.run("edit", id, "--importance", "3", "--duration", "45m").status == 0)
         try tmux.keys("z")
-        try waitFor(tmux, "cannot undo importance of “Plan the week”: importance is now 3, changed on this machine")
+        try tmux.expectToSee("cannot undo importance of “Plan the week”: importance is now 3, changed on this machine")
         #expect(try field(id, "importance") as? Int == 3, "the shell's value stays")
         #expect(try field(id, "duration") as? Int == 45)
 
@@ -58,33 +54,33 @@ import Testing
         // A change from the shell now stops the redo chain's next undo.
         #expect(try cli.run("edit", id, "--urgency", "not-urgent").status == 0)
         try tmux.keys("z")
-        try waitFor(tmux, "cannot undo urgency")
+        try tmux.expectToSee("cannot undo urgency")
         #expect(try field(id, "urgency") as? String == "not-urgent")
         try tmux.keys("q")
-        try waitFor(tmux, "exit=0")
+        try tmux.expectToSee("exit=0")
     }
 
     @Test func aPromptOpenWhileTheTaskIsRenamedAsksBeforeWriting() throws {
         let id = try add("Draft")
         let tmux = try open()
-        try waitFor(tmux, "Draft")
+        try tmux.expectToSee("Draft")
 
         // Keep theirs.
         try tmux.keys("e"); try tmux.type(" mine")
         #expect(try cli.run("edit", id, "--title", "Renamed in the shell").status == 0)
         try tmux.keys("Enter")
-        try waitFor(tmux, "title is now “Renamed in the shell”, changed on this machine")
-        try waitFor(tmux, "o overwrite with yours: “Draft mine” · k keep theirs · e edit")
+        try tmux.expectToSee("title is now “Renamed in the shell”, changed on this machine")
+        try tmux.expectToSee("o overwrite with yours: “Draft mine” · k keep theirs · e edit")
         #expect(try field(id, "title") as? String == "Renamed in the shell", "Enter wrote nothing")
         try tmux.keys("k")
-        try waitFor(tmux, "kept the other change")
+        try tmux.expectToSee("kept the other change")
         #expect(try field(id, "title") as? String == "Renamed in the shell")
 
         // Overwrite, once seen.
         try tmux.keys("e", "C-u"); try tmux.type("Mine after all")
         #expect(try cli.run("edit", id, "--title", "Second rename").status == 0)
         try tmux.keys("Enter")
-        try waitFor(tmux, "title is now “Second rename”")
+        try tmux.expectToSee("title is now “Second rename”")
         try tmux.keys("o")
         #expect(try eventually { try field(id, "title") as? String == "Mine after all" })
 
@@ -92,7 +88,7 @@ import Testing
         try tmux.keys("e"); try tmux.type(" again")
         #expect(try cli.run("delete", id).status == 0)
         try tmux.keys("Enter")
-        try waitFor(tmux, "it was deleted, changed on this machine")
+        try tmux.expectToSee("it was deleted, changed on this machine")
         try tmux.keys("Escape")
         #expect(try field(id, "title") as? String == "Mine after all")
         #expect(try field(id, "deleted") as? Bool == true)
@@ -108,14 +104,14 @@ import Testing
         #expect(try cli.run("--store", laptop, "--peer", peer.path, "sync").status == 0)
 
         let tmux = try open(" --peer \"\(peer.path)\"")
-        try waitFor(tmux, "Shared task")
+        try tmux.expectToSee("Shared task")
         try tmux.keys("e"); try tmux.type(" (desk)")
         #expect(try cli.run("--store", laptop, "--peer", peer.path, "edit", id, "--title", "Renamed on the laptop").status == 0)
         #expect(try cli.run("--store", laptop, "--peer", peer.path, "sync").status == 0)
         // The TUI's engine merges it: the row shows it while the prompt stays open.
-        try waitFor(tmux, "Renamed on the laptop")
+        try tmux.expectToSee("Renamed on the laptop")
         try tmux.keys("Enter")
-        try waitFor(tmux, "title is now “Renamed on the laptop”, changed on another machine")
+        try tmux.expectToSee("title is now “Renamed on the laptop”, changed on another machine")
         try tmux.keys("k")
         #expect(try field(id, "title") as? String == "Renamed on the laptop")
         try tmux.keys("q")
@@ -125,11 +121,11 @@ import Testing
         let target = try add("Target", "--importance", "3")
         let other = try add("Bystander", "--importance", "1")
         let tmux = try open()
-        try waitFor(tmux, "▸ Target")
+        try tmux.expectToSee("▸ Target")
         try tmux.keys("e", "C-u")
         _ = try tmux.tmux(["set-buffer", "renamed\njust Do it"])
         _ = try tmux.tmux(["paste-buffer", "-p", "-t", "main"])
-        try waitFor(tmux, "Title: renamed just Do it")
+        try tmux.expectToSee("Title: renamed just Do it")
         try tmux.keys("Enter")
         #expect(try eventually { try field(target, "title") as? String == "renamed just Do it" })
         // Nothing the paste spelled ran as a key.
@@ -142,7 +138,7 @@ import Testing
         // Outside a prompt: ignored, said so.
         _ = try tmux.tmux(["set-buffer", "xDu"])
         _ = try tmux.tmux(["paste-buffer", "-p", "-t", "main"])
-        try waitFor(tmux, "a paste does nothing outside a prompt")
+        try tmux.expectToSee("a paste does nothing outside a prompt")
         #expect(try field(target, "done") as? Bool == false)
         #expect(try field(target, "deleted") as? Bool == false)
         #expect(try field(target, "urgency") is NSNull)
@@ -152,21 +148,21 @@ import Testing
     @Test func ctrlCCancelsAPromptThenQuitsWith130() throws {
         let id = try add("Keep me")
         let tmux = try open()
-        try waitFor(tmux, "Keep me")
+        try tmux.expectToSee("Keep me")
         try tmux.keys("e"); try tmux.type(" typed")
-        try waitFor(tmux, "Title: Keep me typed")
+        try tmux.expectToSee("Title: Keep me typed")
         try tmux.keys("C-c")
-        try waitFor(tmux, "cancelled")
+        try tmux.expectToSee("cancelled")
         #expect(try !tmux.screen().contains { $0.contains("exit=") }, "the app is still open")
         #expect(try field(id, "title") as? String == "Keep me")
         try tmux.keys("C-c")
-        try waitFor(tmux, "exit=130")
+        try tmux.expectToSee("exit=130")
     }
 
     @Test func sigtermQuitsWith143() throws {
         _ = try add("Anything")
         let tmux = try open()
-        try waitFor(tmux, "Anything")
+        try tmux.expectToSee("Anything")
         let shell = try tmux.display("#{pane_pid}")
         let pgrep = Process()
         pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pkill")
@@ -174,6 +170,6 @@ import Testing
         try pgrep.run()
         pgrep.waitUntilExit()
         #expect(pgrep.terminationStatus == 0, "pkill found the TUI")
-        try waitFor(tmux, "exit=143")
+        try tmux.expectToSee("exit=143")
     }
 }

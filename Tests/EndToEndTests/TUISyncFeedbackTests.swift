@@ -8,10 +8,6 @@ import Testing
     let scratch = Scratch()
     var cli: NextupProcess { NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("store").path]) }
 
-    func waitFor(_ tmux: TUITmux, _ text: String) throws {
-        let seen = try tmux.waitForScreen { $0.contains { $0.contains(text) } }
-        #expect(seen.ok, "waiting for “\(text)”:\n\(seen.screen.joined(separator: "\n"))")
-    }
 
     @Test func aDamagedPeerLineIsShownAndReportedAndRSaysWhatItDid() throws {
         let peer = scratch.path("peer")
@@ -34,10 +30,10 @@ import Testing
 
         let tmux = try TUITmux(environment: cli.environment, width: 100, height: 30)
         try tmux.run("\"\(NextupProcess.binary.path)\" --peer \"\(peer.path)\"")
-        try waitFor(tmux, "Second from the other machine")
-        try waitFor(tmux, "checksum mismatch")
+        try tmux.expectToSee("Second from the other machine")
+        try tmux.expectToSee("checksum mismatch")
         try tmux.keys("r")
-        try waitFor(tmux, "synced: uploaded 0 changes")
+        try tmux.expectToSee("synced: uploaded 0 changes")
         try tmux.keys("q")
     }
 }

@@ -9,16 +9,12 @@ import Testing
     var cli: NextupProcess { NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("store").path]) }
     var bin: String { NextupProcess.binary.path }
 
-    func waitFor(_ tmux: TUITmux, _ text: String) throws {
-        let seen = try tmux.waitForScreen { $0.contains { $0.contains(text) } }
-        #expect(seen.ok, "waiting for “\(text)”:\n\(seen.screen.joined(separator: "\n"))")
-    }
 
     @Test func aDumbTerminalIsRefusedInOneLine() throws {
         let tmux = try TUITmux(environment: cli.environment, width: 80, height: 24)
         let err = scratch.path("err.txt").path
         try tmux.run("TERM=dumb \"\(bin)\" 2>\(err); echo \"exit=$?\"")
-        try waitFor(tmux, "exit=1")
+        try tmux.expectToSee("exit=1")
         let lines = try String(contentsOfFile: err, encoding: .utf8).split(separator: "\n")
         #expect(lines == ["nextup: TERM=dumb cannot show the task screen (it cannot move the cursor); nextup list and the other commands work"])
     }
@@ -27,16 +23,16 @@ import Testing
         _ = try cli.run("add", "Plain title")
         let tmux = try TUITmux(environment: cli.environment, width: 80, height: 24)
         try tmux.run("LC_ALL=C LANG=C \"\(bin)\"; echo \"exit=$?\"")
-        try waitFor(tmux, "> Backlog | 1 | by score")
-        try waitFor(tmux, "> Plain title")
+        try tmux.expectToSee("> Backlog | 1 | by score")
+        try tmux.expectToSee("> Plain title")
         let screen = try tmux.screen().joined(separator: "\n")
         #expect(!screen.contains("▸") && !screen.contains("·"), "\(screen)")
         try tmux.keys("q")
-        try waitFor(tmux, "exit=0")
+        try tmux.expectToSee("exit=0")
 
         // In UTF-8: e + combining acute, one backspace, and it is gone.
         try tmux.run("clear; \"\(bin)\"")
-        try waitFor(tmux, "▸ Backlog")
+        try tmux.expectToSee("▸ Backlog")
         try tmux.keys("a")
         try tmux.type("Cafe\u{301}")
         try tmux.keys("BSpace")

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import NextUpCore
 
 /// A private tmux server running a shell, for driving the real `nextup` TUI
@@ -101,6 +102,13 @@ final class TUITmux {
             last = try screen()
         }
         return (true, last)
+    }
+
+    /// Waits until some row contains `text`; when it never does, records a
+    /// failure that shows the screen.
+    func expectToSee(_ text: String, timeout: Double = 15, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let seen = try waitForScreen(timeout: timeout) { $0.contains { $0.contains(text) } }
+        #expect(seen.ok, "waiting for “\(text)”:\n\(seen.screen.joined(separator: "\n"))", sourceLocation: sourceLocation)
     }
 
     /// Waits until some row contains `text`.
