@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way (DESIGN.md §8):
-// NextUpCore ← NextUpStore, NextUpConfig ← NextUpSync ← NextUpTUI, NextUpCLI ← nextup.
+// NextUpCore ← NextUpStore, NextUpConfig ← NextUpSync, NextUpBridge ← NextUpTUI, NextUpCLI ← nextup.
 let package = Package(
     name: "nextup",
     products: [
@@ -29,12 +29,14 @@ let package = Package(
             dependencies: ["NextUpCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         .target(name: "NextUpSync", dependencies: ["NextUpCore", "NextUpStore"]),
+        // The phone bridge: iCalendar VTODO files in a vdir, both ways (DESIGN.md §5b).
+        .target(name: "NextUpBridge", dependencies: ["NextUpCore", "NextUpStore"]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),
         .target(name: "NextUpTUI", dependencies: ["NextUpCore", "NextUpStore", "NextUpConfig", "NextUpSync", "CNcursesw"]),
         .target(
             name: "NextUpCLI",
             dependencies: [
-                "NextUpCore", "NextUpStore", "NextUpConfig", "NextUpSync", "NextUpTUI",
+                "NextUpCore", "NextUpStore", "NextUpConfig", "NextUpSync", "NextUpTUI", "NextUpBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,7 +57,11 @@ let package = Package(
             name: "NextUpSyncTests",
             dependencies: ["NextUpSync", "NextUpStore", "NextUpCore", "NextUpTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "NextUpTUITests", dependencies: ["NextUpTUI", "NextUpStore", "NextUpCore", "NextUpTestSupport"]),
+        .testTarget(
+            name: "NextUpBridgeTests",
+            dependencies: ["NextUpBridge", "NextUpStore", "NextUpCore", "NextUpTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "NextUpTUITests", dependencies: ["NextUpTUI", "NextUpStore", "NextUpCore", "NextUpSync", "NextUpBridge", "NextUpTestSupport"]),
         .testTarget(
             name: "NextUpCLITests",
             dependencies: ["NextUpCLI", "NextUpSync", "NextUpStore", "NextUpCore", "NextUpTestSupport"]

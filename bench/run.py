@@ -23,7 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from harness import cli, dataset, report, sync, taskwarrior, tui  # noqa: E402
+from harness import bridge, cli, dataset, report, sync, taskwarrior, tui  # noqa: E402
 from harness.context import Context  # noqa: E402
 from harness.results import fmt_n  # noqa: E402
 
@@ -110,6 +110,12 @@ def main(argv):
         section = sync.run(ctx, n, store, plan)
         rows += section
         show(section, log)
+        replica_section = section
+
+        section = bridge.run(ctx, n, store, plan)
+        rows += section
+        show(section, log)
+        section = replica_section
         replica = sync_replicas(ctx, n, section)
 
         section = tui.run(ctx, n, store, plan, keys=args.keys, changes=args.changes, replica=replica)

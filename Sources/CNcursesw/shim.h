@@ -13,7 +13,10 @@
 #endif
 #define NCURSES_WIDECHAR 1
 #include <ncurses.h>
+#include <term.h>
 #include <locale.h>
+#include <langinfo.h>
+#include <string.h>
 #include <wchar.h>
 
 static inline WINDOW *nu_stdscr(void) { return stdscr; }
@@ -33,6 +36,16 @@ static inline int nu_attrset(int attrs) { return wattrset(stdscr, attrs); }
 static inline int nu_keypad(bool on) { return keypad(stdscr, on); }
 static inline void nu_timeout(int ms) { wtimeout(stdscr, ms); }
 static inline int nu_setlocale_all(void) { return setlocale(LC_ALL, "") != NULL; }
+/* Whether the locale's character set is UTF-8 (else the screen draws ASCII). */
+static inline int nu_locale_is_utf8(void) {
+    const char *set = nl_langinfo(CODESET);
+    return set != NULL && (strcmp(set, "UTF-8") == 0 || strcmp(set, "utf8") == 0);
+}
+/* Whether the current terminal can move the cursor (has "cup"). */
+static inline int nu_has_cursor_addressing(void) {
+    char *cup = tigetstr("cup");
+    return cup != NULL && cup != (char *)-1;
+}
 
 static inline int nu_color_pair(int n) { return (int)COLOR_PAIR(n); }
 static inline int nu_a_normal(void) { return (int)A_NORMAL; }

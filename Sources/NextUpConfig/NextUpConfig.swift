@@ -3,7 +3,7 @@ import NextUpCore
 import TOMLKit
 
 /// The user's configuration file (TOML), shared by the TUI and the command
-/// line: the peer folder, the category list the `c` key cycles through, and
+/// line: the peer folder, the phone bridge's vdir, the category list the `c` key cycles through, and
 /// key bindings (action name → key).
 ///
 /// Location: `$NEXTUP_CONFIG`, else `$XDG_CONFIG_HOME/nextup/config.toml`, else
@@ -14,9 +14,33 @@ public struct NextUpConfig: Sendable, Equatable {
 
     /// The peer folder, as written (a leading `~/` expanded).
     public var peerFolder: String?
+    /// The vdir the phone bridge keeps in step (DESIGN.md §5b), as written
+    /// (a leading `~/` expanded).
+    public var vdir: String?
     public var categories: [String]
     /// Key bindings from the `[keys]` table: action name → key name.
     public var keys: [String: String]
+    /// The `[taskwarrior]` table: how `import --from taskwarrior` maps what
+    /// Taskwarrior has and nextup names differently (the command line's
+    /// options win over it).
+    public var taskwarrior = Taskwarrior()
+
+    public struct Taskwarrior: Sendable, Equatable {
+        /// `category = "top-project"`: a task's category is its project's
+        /// first segment (Home.Garden → Home); `"project"` (the default): the
+        /// whole project.
+        public var categoryFromTopProject: Bool?
+        /// `urgency_from`: a tag or UDA that marks a task urgent.
+        public var urgencyFrom: String?
+        /// `duration_from`: a UDA holding a duration.
+        public var durationFrom: String?
+
+        public init(categoryFromTopProject: Bool? = nil, urgencyFrom: String? = nil, durationFrom: String? = nil) {
+            self.categoryFromTopProject = categoryFromTopProject
+            self.urgencyFrom = urgencyFrom
+            self.durationFrom = durationFrom
+        }
+    }
 
     public init(peerFolder: String? = nil, categories: [String] = Self.defaultCategories, keys: [String: String] = [:]) {
         self.peerFolder = peerFolder
@@ -26,8 +50,19 @@ public struct NextUpConfig: Sendable, Equatable {
 
     struct File: Decodable {
         var peer: String?
+        var vdir: String?
         var categories: [String]?
         var keys: [String: String]?
+        var taskwarrior: TaskwarriorTable?
+    }
+
+    struct TaskwarriorTable: Decodable {
+        var category: String?
+        var urgencyFrom: String?
+        var durationFrom: String?
+        enum CodingKeys: String, CodingKey {
+            case category, urgencyFrom = "urgency_from", durationFrom = "duration_from"
+        }
     }
 
     /// The home folder a leading `~` stands for.
@@ -66,6 +101,7 @@ public struct NextUpConfig: Sendable, Equatable {
         }
         var config = NextUpConfig()
         config.peerFolder = file.peer.map { $0.expandingTilde(home: home(environment)) }
+        config.vdir = file.vdir.map { $0.expandingTilde(home: home(environment)) }
         if let cats = file.categories {
             let cleaned: [String]
             do { cleaned = try cats.map { try TaskText.category($0) } } catch let e as TaskInputError {
@@ -75,6 +111,17 @@ public struct NextUpConfig: Sendable, Equatable {
             config.categories = cleaned
         }
         config.keys = file.keys ?? [:]
+        if let tw = file.taskwarrior {
+            switch tw.category {
+            case nil: break
+            case "project": config.taskwarrior.categoryFromTopProject = false
+            case "top-project": config.taskwarrior.categoryFromTopProject = true
+            case let other?:
+                throw TaskInputError("config file \(url.path): 'taskwarrior.category' must be \"project\" or \"top-project\", not \"\(other)\"")
+            }
+            config.taskwarrior.urgencyFrom = tw.urgencyFrom
+            config.taskwarrior.durationFrom = tw.durationFrom
+        }
         return config
     }
 }

@@ -29,6 +29,11 @@ import Testing
         #expect(try Data(contentsOf: db) == before, "\(args) must not touch the store")
     }
 
+    @Test func contradictoryNextFlagsAreAUsageError() throws {
+        try expectFailure(["edit", "abcd0000-0000-4000-8000-000000000001", "--next", "--no-next"], says: "--no-next")
+        try expectFailure(["list", "--filter", "prio:H"], says: "unknown filter 'prio:'")
+    }
+
     @Test(arguments: [
         (["add", ""], "title must not be empty"),
         (["add", "   "], "title must not be empty"),

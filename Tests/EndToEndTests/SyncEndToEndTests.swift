@@ -60,7 +60,7 @@ import Testing
         #expect(file.stderr.contains("is not a folder"))
         let none = try nextup("a", peer: nil).run("sync")
         #expect(none.status != 0)
-        #expect(none.stderr.contains("no peer folder is configured"))
+        #expect(none.stderr.contains("no peer folder or vdir is configured"))
         // A change with an unusable peer folder is kept, with a warning.
         let add = try nextup("a", peer: "not-mounted").run("add", "Kept anyway")
         #expect(add.status == 0)
@@ -110,6 +110,39 @@ import Testing
         #expect(watcher.terminationStatus == 0)
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(printed.contains("watching"))
+        #expect(printed.contains("stopped"))
+        // One line per cycle that changed something, none for a quiet one.
+        let cycles = printed.split(separator: "\n").filter { $0.contains("uploaded ") }
+        #expect(cycles.contains { $0.contains("merged 2 changes into 1 task from 1 peer") }, "\(printed)")
+        #expect(!cycles.contains { $0.contains("uploaded 0 changes; merged 0 changes") }, "\(printed)")
+    }
+
+    @Test func syncWatchWithOnlyAVdirBridgesWhatLandsThere() throws {
+        let vdir = scratch.path("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        var environment = nextup("v", peer: nil).environment
+        environment["NEXTUP_VDIR"] = vdir.path
+        let local = NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("v").path, "NEXTUP_VDIR": vdir.path])
+        let id = try local.run("add", "Written out by itself").out
+        let watcher = Process()
+        watcher.executableURL = NextupProcess.binary
+        watcher.arguments = ["sync", "--watch"]
+        watcher.environment = environment
+        let output = Pipe()
+        watcher.standardOutput = output
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+        defer { if watcher.isRunning { kill(watcher.processIdentifier, SIGKILL) } }
+        #expect(eventually(within: 30) { FileManager.default.fileExists(atPath: vdir.appendingPathComponent("\(id).ics").path) })
+        let phone = "BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:watch-1\nSUMMARY:From the phone\nEND:VTODO\nEND:VCALENDAR\n"
+        try Data(phone.utf8).write(to: vdir.appendingPathComponent("watch-1.ics"))
+        #expect(eventually(within: 30) { (try? local.run("list", "--json").stdout.contains("From the phone")) == true })
+        kill(watcher.processIdentifier, SIGTERM)
+        #expect(eventually(within: 15) { !watcher.isRunning })
+        #expect(watcher.terminationStatus == 0)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed.contains("watching") && printed.contains(vdir.path))
+        #expect(printed.contains("vdir: 1 created"), "\(printed)")
         #expect(printed.contains("stopped"))
     }
 

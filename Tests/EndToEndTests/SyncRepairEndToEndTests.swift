@@ -71,6 +71,10 @@ import Testing
         #expect(try shell("cp", "-a", scratch.path("a-backup").path, scratch.path("a").path) == 0)
         #expect(try shell("cp", "-a", scratch.path("log-backup").path, log.path) == 0)
         #expect(try notes(a, id) == "")
+        // Before any repair, B's doctor sees that A's log lost what B holds.
+        let doctor = try b.run("doctor")
+        #expect(doctor.status == 1, "\(doctor)")
+        #expect(doctor.stdout.contains("lacks 1 change this store holds under its replica id"), "\(doctor)")
 
         #expect(try a.run("sync", "--full").status == 0)
         let onB = try b.run("sync", "--full")

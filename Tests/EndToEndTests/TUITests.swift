@@ -115,6 +115,45 @@ import Testing
         try here.keys("q"); try there.keys("q")
     }
 
+    @Test func aTaskThatVdirsyncerWritesIntoTheVdirAppearsWithoutAKeyPress() throws {
+        let vdir = scratch.path("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let id = try add("Rename me on the phone", "--urgency", "urgent")
+        let tmux = try TUITmux(environment: cli.environment)
+        try open(tmux, extra: " --vdir \"\(vdir.path)\"")
+        let file = vdir.appendingPathComponent("\(id).ics")
+        #expect(eventually { FileManager.default.fileExists(atPath: file.path) }, "the TUI's background bridge writes the file")
+        #expect(try tmux.waitFor("vdir"), "the status bar names the vdir")
+        // As vdirsyncer writes: a temporary file, renamed into place.
+        func land(_ text: String, _ name: String) throws {
+            let temp = vdir.appendingPathComponent(".\(name).tmp")
+            try Data(text.utf8).write(to: temp)
+            _ = rename(temp.path, vdir.appendingPathComponent(name).path)
+        }
+        try land("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:phone-tui-1\r\nSUMMARY:Bought on the phone\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "phone-tui-1.ics")
+        let seen = try tmux.waitForScreen { $0.contains { $0.contains("Bought on the phone") } }
+        #expect(seen.ok, "\(seen.screen.joined(separator: "\n"))")
+        // The phone renames a task, dropping the X- properties: the new title shows, the urgency stays.
+        let ours = try String(contentsOf: file, encoding: .utf8)
+        let renamed = ours.components(separatedBy: "\r\n").filter { !$0.hasPrefix("X-") }
+            .map { $0.hasPrefix("SUMMARY:") ? "SUMMARY:Renamed on the phone" : $0 }.joined(separator: "\r\n")
+        try land(renamed, "\(id).ics")
+        let renamedSeen = try tmux.waitForScreen { $0.contains { $0.contains("Renamed on the phone") } }
+        #expect(renamedSeen.ok, "\(renamedSeen.screen.joined(separator: "\n"))")
+        try expectStore(id, "urgency", "urgent")
+        try tmux.keys("q")
+    }
+
+    @Test func aMissingVdirOpensTheScreenAndTheStatusBarSaysSo() throws {
+        _ = try add("Still here")
+        let tmux = try TUITmux(environment: cli.environment)
+        try open(tmux, extra: " --vdir \"\(scratch.path("unmounted").path)\"")
+        #expect(try tmux.waitFor("does not exist"), "the status bar names the missing vdir")
+        #expect(try tmux.waitFor("Still here"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path("unmounted").path))
+        try tmux.keys("q")
+    }
+
     @Test func theStatusBarSaysWhenThePeerFolderLooksUnmounted() throws {
         let peer = scratch.path("share")
         try FileManager.default.createDirectory(at: peer, withIntermediateDirectories: true)

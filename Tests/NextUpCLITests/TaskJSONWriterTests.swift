@@ -56,4 +56,29 @@ import Testing
         #expect(back.map(\.title) == Self.samples.map(\.title))
         #expect(back.map(\.notes) == Self.samples.map(\.notes))
     }
+
+    /// The streamed writer (export, `list --json`) gives what the string
+    /// writer gives for `TaskJSON(task, versions:)`, plus a newline — versions
+    /// written from the task itself included.
+    @Test func theStreamedArrayIsTheStringWritersArray() throws {
+        var tasks: [TaskItem] = []
+        for i in 0..<40 {
+            var t = TaskItem(id: TaskID.make())
+            t.title = "task \(i) \"quoted\" / é 日本"
+            t.set(.tag("Work\(i % 3)"), to: .bool(true))
+            if i % 2 == 0 { t.set(TaskField(rawValue: "x-opaque")!, to: .string("v/\(i)")) }
+            let replica = ReplicaID.make()
+            for (k, field) in [TaskField.title, .urgency, .tag("Work\(i % 3)"), .done].enumerated() {
+                t.versions[field] = Version(timestamp: HybridTimestamp(millis: 1_000 + Int64(i * 10 + k)), replica: replica)
+            }
+            tasks.append(t)
+        }
+        for (list, versions) in [(tasks, true), (tasks, false), ([], true)] {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString).json")
+            try PrivateFile.write(to: url.path, command: "test") { try TaskJSONWriter.stream(list, pretty: true, versions: versions, to: &$0) }
+            defer { try? FileManager.default.removeItem(at: url) }
+            let streamed = try String(contentsOf: url, encoding: .utf8)
+            #expect(streamed == TaskJSONWriter.string(list.map { TaskJSON($0, versions: versions) }, pretty: true) + "\n")
+        }
+    }
 }

@@ -16,17 +16,19 @@ import NextUpTestSupport
         let url = tmp.path("c.toml")
         try Data("""
             peer = "~/Sync/nextup"
+            vdir = "~/tasks-vdir"
             categories = ["Home", "Work"]
             [keys]
             quit = "Q"
             """.utf8).write(to: url)
         let c = try NextUpConfig.load(from: url, environment: ["HOME": "/h"])
         #expect(c.peerFolder == "/h/Sync/nextup")
+        #expect(c.vdir == "/h/tasks-vdir")
         #expect(c.categories == ["Home", "Work"])
         #expect(c.keys == ["quit": "Q"])
     }
 
-    @Test(arguments: ["peer = ", "categories = []", "categories = [\"\"]", "categories = 3", "[keys]\nquit = 5"])
+    @Test(arguments: ["peer = ", "vdir = 3", "categories = []", "categories = [\"\"]", "categories = 3", "[keys]\nquit = 5"])
     func aBadFileIsAnErrorNamingIt(text: String) throws {
         let url = tmp.path("bad.toml")
         try Data(text.utf8).write(to: url)

@@ -56,6 +56,20 @@ import Testing
         #expect(same.changes.isEmpty)
     }
 
+    @Test func aFieldTheDecisionRestedOnThatMovedOnStopsTheEditToo() throws {
+        var t = task()
+        t.set(.deleted, to: .bool(true))
+        t.versions[.deleted] = Version(timestamp: HybridTimestamp(millis: 6_000), replica: other)
+        // The prompt opened when the task was not deleted (never written).
+        let seen: [TaskField: Version?] = [.title: t.versions[.title], .deleted: nil]
+        #expect(throws: StaleWrite(task: t.id, field: .deleted, current: .bool(true), version: t.versions[.deleted])) {
+            try LocalEdit.apply([(.title, .string("mine"))], to: t, clock: HybridClock(), replica: me, now: 9_000, expecting: seen)
+        }
+        // Nothing to write: nothing to refuse.
+        let none = try LocalEdit.apply([(.title, .string("t"))], to: t, clock: HybridClock(), replica: me, now: 9_000, expecting: seen)
+        #expect(none.changes.isEmpty)
+    }
+
     @Test func anImportKeepsItsRecordedTimeForANewTaskOnly() throws {
         let fresh = TaskItem(id: TaskID.make())
         let out = try LocalEdit.apply([(.title, .string("imported"))], to: fresh, clock: HybridClock(), replica: me,

@@ -47,4 +47,28 @@ import Testing
         let again = try bulk.importTasks(after)
         #expect(again.unchanged == 1_500 && again.created == 0 && again.updated == 0)
     }
+
+    /// Many new rows: the indexes are dropped and built again in the same
+    /// transaction; the store ends with every index, consistent, and lists
+    /// as a row-by-row import leaves it.
+    @Test func anImportThatRebuildsTheIndexesLeavesThemWhole() throws {
+        let rebuilt = try TaskStore.open(StoreLocation(folder: tmp.path("rebuilt")))
+        let plain = try TaskStore.open(StoreLocation(folder: tmp.path("plain")))
+        let first = Array(Self.records(count: 1_500).prefix(200))
+        _ = try rebuilt.importTasks(first)
+        _ = try plain.importTasks(first)
+        let all = Self.records(count: 1_500, retitled: [3, 7])
+        let summary = try rebuilt.importTasks(all, overwrite: false, bulkInsertRows: 1_000)
+        _ = try plain.importTasks(all, overwrite: false, bulkInsertRows: .max)
+        #expect(summary.created == 1_300)
+        func indexes(_ store: TaskStore) throws -> [String] {
+            try store.database.read { try String.fetchAll($0, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'task' AND sql IS NOT NULL ORDER BY name") }
+        }
+        #expect(try indexes(rebuilt) == indexes(plain))
+        #expect(try indexes(rebuilt).count == 5)
+        #expect(try rebuilt.database.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        #expect(try tasks(rebuilt) == tasks(plain))
+        #expect(try rebuilt.openCount() == plain.openCount())
+        #expect(try rebuilt.nextUp().map(\.id) == plain.nextUp().map(\.id))
+    }
 }

@@ -23,9 +23,9 @@ import NextUpStore
         }
         for query in ["études", "ÉTUDES", "etudes", "straße", "admin"] {
             let cli = try store.tasks(TaskFilter(scope: .open, category: query), nowMillis: Fixture.now).map(\.id)
-            let tui = try StoreBackend(store: store).listIDs(ListQuery(filter: ListFilter.parse("cat:\(query)")), nowMillis: Fixture.now)
+            let tui = try StoreBackend(store: store).listIDs(ListQuery(filter: try! ListFilter.parse("cat:\(query)")), nowMillis: Fixture.now)
             #expect(cli == tui.nextUp + tui.backlog, "\(query)")
-            let memory = try MemoryBackend(tasks: store.allTasks()).listIDs(ListQuery(filter: ListFilter.parse("cat:\(query)")), nowMillis: Fixture.now)
+            let memory = try MemoryBackend(tasks: store.allTasks()).listIDs(ListQuery(filter: try! ListFilter.parse("cat:\(query)")), nowMillis: Fixture.now)
             #expect(cli == memory.nextUp + memory.backlog, "\(query), in memory")
         }
         let etudes = try store.tasks(TaskFilter(scope: .open, category: "études")).map(\.title)

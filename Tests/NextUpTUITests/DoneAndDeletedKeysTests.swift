@@ -25,7 +25,7 @@ import NextUpCore
 
     @Test func aDoneTaskCanStillBeReopenedAndTriaged() {
         var s = state([done, open], keepDone: [done.id])
-        #expect(s.send(Fixture.keys("x")).first == .write(.reopen(done.id), undo: UndoEntry(inverse: .complete(done.id), description: "reopen of “Finished”")))
+        #expect(s.send(Fixture.keys("x")).first == Fixture.keyEdit(.reopen(done.id), of: done, inverse: .complete(done.id), "reopen of “Finished”"))
         #expect(s.send(Fixture.keys("u")).count == 1)
     }
 

@@ -42,3 +42,23 @@ extension AppState {
     }
     mutating func send(_ events: Event...) -> [Effect] { send(events) }
 }
+
+extension Fixture {
+    /// The effect of a key's edit of `task`: written only if the fields it
+    /// changes still hold the versions the row showed.
+    static func keyEdit(_ write: Write, of task: TaskItem, inverse: Write, _ description: String) -> Effect {
+        .write(write, seen: task.seen(write.fields), undo: UndoEntry(inverse: inverse, original: write, description: description))
+    }
+
+    /// The effect of a prompt's edit of `task`: written only if its field and
+    /// the task's done and deleted state are as when the prompt opened.
+    static func promptEdit(_ write: Write, of task: TaskItem, field: TaskField, inverse: Write, _ description: String) -> Effect {
+        .write(write, seen: task.seen([field, .done, .deleted]), undo: UndoEntry(inverse: inverse, original: write, description: description))
+    }
+}
+
+extension TaskBackend {
+    /// An unconditional write, returning the task's id (test shorthand).
+    @discardableResult
+    func perform(_ write: Write) throws -> TaskID { try perform(write, expecting: [:]).task.id }
+}

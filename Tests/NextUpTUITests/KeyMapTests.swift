@@ -18,7 +18,7 @@ import Testing
 
     @Test func remappingReplacesAnActionsKeysAndTakesTheKeyFromItsOldAction() {
         let (map, problems) = KeyMap.defaults.applying(["quit": "Q", "move-down": "n, ctrl-n"])
-        #expect(problems.isEmpty)
+        #expect(problems == ["toggle-next-up has no key left: [keys] gave its keys to other actions"])
         #expect(map.action(for: .char("Q")) == .quit)
         #expect(map.action(for: .char("q")) == nil)
         #expect(map.action(for: .char("n")) == .moveDown)
@@ -43,5 +43,15 @@ import Testing
 
     @Test func nonsenseIsNotAKey() {
         for name in ["", "ctrl-", "ctrl-ab", "f13", "hyper-q", "\u{1B}"] { #expect(Key(name: name) == nil, "\(name)") }
+    }
+}
+
+@Suite struct KeyClashTests {
+    @Test func aKeyGivenToTwoActionsAndAnActionLeftWithoutKeysAreReported() {
+        let (map, problems) = KeyMap.defaults.applying(["add": "Q", "quit": "Q"])
+        #expect(problems.contains("key 'Q' is bound to both add and quit in [keys]; quit keeps it"))
+        #expect(problems.contains("add has no key left: [keys] gave its keys to other actions"))
+        #expect(map.action(for: .char("Q")) == .quit)
+        #expect(KeyMap.defaults.applying(["quit": "Q", "add": "A"]).problems.isEmpty)
     }
 }

@@ -31,16 +31,16 @@ import NextUpCore
     @Test func urgencyCyclesUnsetUrgentNotUrgentUnsetAndRemembersTheOldValue() {
         var s = state
         let effects = s.send(Fixture.keys("u"))
-        #expect(effects == [.write(.setUrgency(a.id, .urgent), undo: UndoEntry(inverse: .setUrgency(a.id, nil), description: "urgency of “Alpha”"))])
+        #expect(effects == [Fixture.keyEdit(.setUrgency(a.id, .urgent), of: a, inverse: .setUrgency(a.id, nil), "urgency of “Alpha”")])
         var t = a
         t.urgency = .urgent
         s.rows[a.id] = t
-        guard case .write(.setUrgency(_, .notUrgent), _)? = s.send(Fixture.keys("u")).first else {
+        guard case .write(.setUrgency(_, .notUrgent), _, _)? = s.send(Fixture.keys("u")).first else {
             Issue.record("urgent should go to not urgent"); return
         }
         t.urgency = .notUrgent
         s.rows[a.id] = t
-        guard case .write(.setUrgency(_, nil), _)? = s.send(Fixture.keys("u")).first else {
+        guard case .write(.setUrgency(_, nil), _, _)? = s.send(Fixture.keys("u")).first else {
             Issue.record("not urgent should go to unset"); return
         }
     }
@@ -48,27 +48,25 @@ import NextUpCore
     @Test func importanceCyclesAndCategoryWalksTheConfiguredList() {
         var s = state
         s.categories = ["Home", "Work"]
-        guard case .write(.setImportance(a.id, nil), _)? = s.send(Fixture.keys("i")).first else {
+        guard case .write(.setImportance(a.id, nil), _, _)? = s.send(Fixture.keys("i")).first else {
             Issue.record("3 should go to unset"); return
         }
-        #expect(s.send(Fixture.keys("c")).first == .write(.setCategory(a.id, "Home"), undo: UndoEntry(inverse: .setCategory(a.id, nil), description: "category of “Alpha”")))
+        #expect(s.send(Fixture.keys("c")).first == Fixture.keyEdit(.setCategory(a.id, "Home"), of: a, inverse: .setCategory(a.id, nil), "category of “Alpha”"))
         var t = a
         t.category = "work"
         s.rows[a.id] = t
-        guard case .write(.setCategory(_, nil), _)? = s.send(Fixture.keys("c")).first else {
+        guard case .write(.setCategory(_, nil), _, _)? = s.send(Fixture.keys("c")).first else {
             Issue.record("the last category should go to unset"); return
         }
     }
 
     @Test func nextUpToggleAndReorderCarryTheirInverse() {
         var s = state
-        #expect(s.send(Fixture.keys("n")) == [.write(.placeInNextUp(a.id, .end), undo: UndoEntry(inverse: .removeFromNextUp(a.id), description: "move to Next Up of “Alpha”"))])
+        #expect(s.send(Fixture.keys("n")) == [Fixture.keyEdit(.placeInNextUp(a.id, .end), of: a, inverse: .removeFromNextUp(a.id), "move to Next Up of “Alpha”")])
         _ = s.send(.key(.tab), .key(.char("j")))
-        #expect(s.send(Fixture.keys("J")).first == .write(.placeInNextUp(n2.id, .after(n3.id)),
-                                                          undo: UndoEntry(inverse: .placeInNextUp(n2.id, .between(after: n1.id, before: n3.id)), description: "reorder of “Next two”")))
-        #expect(s.send(Fixture.keys("K")).first == .write(.placeInNextUp(n2.id, .before(n1.id)),
-                                                          undo: UndoEntry(inverse: .placeInNextUp(n2.id, .between(after: n1.id, before: n3.id)), description: "reorder of “Next two”")))
-        guard case .write(.removeFromNextUp(n2.id), let undo)? = s.send(Fixture.keys("n")).first else {
+        #expect(s.send(Fixture.keys("J")).first == Fixture.keyEdit(.placeInNextUp(n2.id, .after(n3.id)), of: n2, inverse: .placeInNextUp(n2.id, .between(after: n1.id, before: n3.id)), "reorder of “Next two”"))
+        #expect(s.send(Fixture.keys("K")).first == Fixture.keyEdit(.placeInNextUp(n2.id, .before(n1.id)), of: n2, inverse: .placeInNextUp(n2.id, .between(after: n1.id, before: n3.id)), "reorder of “Next two”"))
+        guard case .write(.removeFromNextUp(n2.id), _, let undo)? = s.send(Fixture.keys("n")).first else {
             Issue.record("n in Next Up moves to the backlog"); return
         }
         #expect(undo?.inverse == .placeInNextUp(n2.id, .between(after: n1.id, before: n3.id)))
@@ -83,18 +81,18 @@ import NextUpCore
     @Test func doneKeepsTheTaskListedAndDeleteIsUndoable() {
         var s = state
         let done = s.send(Fixture.keys("x"))
-        #expect(done.first == .write(.complete(a.id), undo: UndoEntry(inverse: .reopen(a.id), description: "done of “Alpha”")))
+        #expect(done.first == Fixture.keyEdit(.complete(a.id), of: a, inverse: .reopen(a.id), "done of “Alpha”"))
         #expect(s.query.keepDone == [a.id])
         #expect(s.send(.key(.char(" "))).count == 1)
-        #expect(s.send(Fixture.keys("D")) == [.write(.delete(a.id), undo: UndoEntry(inverse: .restore(a.id), description: "delete of “Alpha”"))])
+        #expect(s.send(Fixture.keys("D")) == [Fixture.keyEdit(.delete(a.id), of: a, inverse: .restore(a.id), "delete of “Alpha”")])
     }
 
     @Test func undoPopsThisSessionsEditsNewestFirst() {
         var s = state
         #expect(s.send(Fixture.keys("z")).isEmpty)
         #expect(s.message?.text == "nothing to undo")
-        let first = UndoEntry(inverse: .setUrgency(a.id, nil), description: "one")
-        let second = UndoEntry(inverse: .restore(b.id), description: "two")
+        let first = UndoEntry(inverse: .setUrgency(a.id, nil), original: .setUrgency(a.id, .urgent), description: "one")
+        let second = UndoEntry(inverse: .restore(b.id), original: .delete(b.id), description: "two")
         _ = s.send(.wrote(.setUrgency(a.id, .urgent), task: a.id, undo: first), .wrote(.delete(b.id), task: b.id, undo: second))
         #expect(s.send(Fixture.keys("z")) == [.undo(second)])
         #expect(s.send(Fixture.keys("z")) == [.undo(first)])
@@ -123,7 +121,7 @@ import NextUpCore
         _ = s.send(.key(.ctrl("u")))
         _ = s.send(Fixture.keys("1h30m"))
         let effects = s.send(.key(.enter))
-        #expect(effects == [.write(.setDuration(a.id, try! TaskDuration(minutes: 90)), undo: UndoEntry(inverse: .setDuration(a.id, nil), description: "duration change"))])
+        #expect(effects == [Fixture.promptEdit(.setDuration(a.id, try! TaskDuration(minutes: 90)), of: a, field: .duration, inverse: .setDuration(a.id, nil), "duration change")])
         #expect(s.prompt == nil)
     }
 
@@ -143,7 +141,7 @@ import NextUpCore
         #expect(s.undoStack.isEmpty)
         _ = s.send(Fixture.keys("a"))
         _ = s.send(Fixture.keys("Call mum"))
-        #expect(s.send(.key(.enter)) == [.write(.add(title: "Call mum", toNextUp: false), undo: nil)])
+        #expect(s.send(.key(.enter)) == [.write(.add(title: "Call mum", toNextUp: false), seen: [:], undo: nil)])
         _ = s.send(Fixture.keys("/"))
         _ = s.send(Fixture.keys("cat:Admin is:tbd"))
         #expect(s.send(.key(.enter)) == [.reload])
@@ -191,7 +189,7 @@ import NextUpCore
         _ = s.send(.resize(cols: 60, rows: 20), .resize(cols: 100, rows: 30))
         #expect(s.prompt?.editor.text == "Alpha edited")
         let effects = s.send(.key(.enter))
-        #expect(effects == [.write(.setTitle(a.id, "Alpha edited"), undo: UndoEntry(inverse: .setTitle(a.id, "Alpha"), description: "title change"))])
+        #expect(effects == [Fixture.promptEdit(.setTitle(a.id, "Alpha edited"), of: a, field: .title, inverse: .setTitle(a.id, "Alpha"), "title change")])
     }
 
     @Test func helpOverlayClosesOnAnyKeyWithoutActing() {

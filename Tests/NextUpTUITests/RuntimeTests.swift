@@ -11,7 +11,9 @@ import NextUpCore
         init(_ inner: MemoryBackend) { self.inner = inner }
         func listIDs(_ q: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) { try inner.listIDs(q, nowMillis: nowMillis) }
         func rows(_ ids: [TaskID]) throws -> [TaskItem] { rowsRequested += ids.count; return try inner.rows(ids) }
-        func perform(_ w: Write) throws -> TaskID { try inner.perform(w) }
+        func historyIDs(limit: Int) throws -> [TaskID] { try inner.historyIDs(limit: limit) }
+        func perform(_ w: Write, expecting: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) { try inner.perform(w, expecting: expecting) }
+        func replica() -> ReplicaID? { inner.replica() }
         func changeToken() throws -> Int? { try inner.changeToken() }
     }
 
@@ -196,7 +198,9 @@ extension RuntimeTests {
         init(_ inner: MemoryBackend, token: Int?) { self.inner = inner; self.token = token }
         func listIDs(_ q: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) { try inner.listIDs(q, nowMillis: nowMillis) }
         func rows(_ ids: [TaskID]) throws -> [TaskItem] { try inner.rows(ids) }
-        func perform(_ w: Write) throws -> TaskID { try inner.perform(w) }
+        func historyIDs(limit: Int) throws -> [TaskID] { try inner.historyIDs(limit: limit) }
+        func perform(_ w: Write, expecting: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) { try inner.perform(w, expecting: expecting) }
+        func replica() -> ReplicaID? { inner.replica() }
         func changeToken() throws -> Int? { token }
     }
 }

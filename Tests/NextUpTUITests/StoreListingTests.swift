@@ -52,12 +52,14 @@ import NextUpStore
         let store = try randomStore(folder, count: 300, seed: 11)
         let all = try store.allTasks()
         let keep = Set(all.filter { $0.isDone && !$0.deleted }.prefix(5).map(\.id))
-        for query in ["milk", "straße", "ÜBER", "cat:ADMIN is:tbd", "report cat:\"deep work\"", "is:tbd"] {
-            let filter = ListFilter.parse(query)
+        let today = DueDate(epochDay: Fixture.now / 86_400_000)
+        for query in ["milk", "straße", "ÜBER", "cat:ADMIN is:tbd", "report cat:\"deep work\"", "is:tbd",
+                      "due:today", "due:week", "due:overdue", "is:urgent", "is:next", "is:urgent due:week"] {
+            let filter = try! ListFilter.parse(query)
             let backend = StoreBackend(store: store)
-            let got = try backend.listIDs(ListQuery(sort: .score, filter: filter, keepDone: keep), nowMillis: Fixture.now)
+            let got = try backend.listIDs(ListQuery(sort: .score, filter: filter, keepDone: keep, today: today), nowMillis: Fixture.now)
             let memory = MemoryBackend(tasks: all)
-            let want = try memory.listIDs(ListQuery(sort: .score, filter: filter, keepDone: keep), nowMillis: Fixture.now)
+            let want = try memory.listIDs(ListQuery(sort: .score, filter: filter, keepDone: keep, today: today), nowMillis: Fixture.now)
             #expect(got.nextUp == want.nextUp, "\(query)")
             #expect(got.backlog == want.backlog, "\(query)")
         }

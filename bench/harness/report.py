@@ -82,7 +82,8 @@ RATIO_HEAD = ["tasks", "nextup", "Taskwarrior", "nextup median", "Taskwarrior me
 def tables(rows):
     """[(title, head, body rows)]."""
     out = []
-    titles = {"command line": "Command line", "sync": "Sync", "TUI": "TUI", "Taskwarrior": "Taskwarrior 2.6"}
+    titles = {"command line": "Command line", "sync": "Sync", "phone bridge": "Phone bridge (vdir)", "TUI": "TUI",
+              "Taskwarrior": "Taskwarrior 2.6"}
     for section, title in titles.items():
         body = [[fmt_n(r.n), r.name] + cells(r) for r in rows if r.section == section]
         if body:

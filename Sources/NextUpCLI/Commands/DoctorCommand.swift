@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
+import NextUpBridge
 import NextUpConfig
 import NextUpCore
 import NextUpStore
 import NextUpSync
+import NextUpTUI
 
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the store, the config and the peer folder; exits 1 when it finds a problem."
+        abstract: "Check the store, the config, the peer folder and the vdir; exits 1 when it finds a problem."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -45,6 +47,7 @@ struct DoctorCommand: ParsableCommand {
         let counts = try store.counts()
         let configURL = NextUpConfig.defaultURL(environment: environment)
         let configState = FileManager.default.fileExists(atPath: configURL.path) ? "found" : "not found, using defaults"
+        problems += KeyMap.defaults.applying(context.config.keys).problems.map { "config file \(configURL.path): \($0)" }
 
         var peerLine = "not set"
         if let peer = context.peerFolder {
@@ -67,6 +70,13 @@ struct DoctorCommand: ParsableCommand {
             }
         }
 
+        var vdirLine = "not set"
+        if let vdir = context.vdir {
+            let (summary, found) = VdirBridge(store: store, folder: vdir).diagnose()
+            vdirLine = summary
+            problems += found
+        }
+
         let rows: [(String, String)] = [
             ("store", "\(folder) (mode \(octal(folderMode)))"),
             ("database", "\(db) (\(size / 1024) KiB)"),
@@ -76,6 +86,7 @@ struct DoctorCommand: ParsableCommand {
             ("local changes", "\(try store.outboxCount(after: 0)) recorded for sync"),
             ("config", "\(configURL.path) (\(configState))"),
             ("peer folder", peerLine),
+            ("vdir", vdirLine),
         ]
         for (k, v) in rows { print(TerminalWidth.fit(k + ":", to: 15) + v) }
         if problems.isEmpty {

@@ -20,7 +20,7 @@ struct EditCommand: ParsableCommand {
     @Option(help: "Free text or none.") var notes: String?
     @Option(name: .customLong("tag"), help: ArgumentHelp("Add a tag (repeatable).", valueName: "name")) var tags: [String] = []
     @Option(name: .customLong("untag"), help: ArgumentHelp("Remove a tag (repeatable).", valueName: "name")) var untags: [String] = []
-    @Flag(inversion: .prefixedNo, help: "Move into (--next) or out of (--no-next) Next Up.") var next: Bool?
+    @Flag(inversion: .prefixedNo, exclusivity: .exclusive, help: "Move into (--next) or out of (--no-next) Next Up.") var next: Bool?
     @Option(help: ArgumentHelp("Move the task, in Next Up, to just before this one (an id or a unique prefix).", valueName: "id"))
     var before: String?
     @Option(help: ArgumentHelp("Move the task, in Next Up, to just after this one (an id or a unique prefix).", valueName: "id"))

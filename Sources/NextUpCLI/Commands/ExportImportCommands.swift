@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NextUpConfig
 import NextUpCore
 import NextUpStore
 
@@ -14,9 +15,10 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        let all = try context.store.allTasks()
+        let all = try context.store.allTasksByCreation()
         if to == .taskwarrior {
-            let objects = all.sorted { ($0.created, $0.id) < ($1.created, $1.id) }.map { TaskwarriorMapping.object($0, taskwarrior.options) }
+            let mapping = taskwarrior.options(context.config.taskwarrior)
+            let objects = all.map { TaskwarriorMapping.object($0, mapping) }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
             guard let file, file != "-" else { FileHandle.standardOutput.write(data); return }
             try PrivateFile.write(data, to: file, command: "export")
@@ -26,10 +28,12 @@ struct ExportCommand: ParsableCommand {
         // Next Up first, in its order, so an import rebuilds that order.
         let next = TaskOrdering.nextUp(all)
         let nextIDs = Set(next.map(\.id))
-        let rest = all.filter { !nextIDs.contains($0.id) }.sorted { ($0.created, $0.id) < ($1.created, $1.id) }
-        let json = try JSONOutput.string(next + rest, versions: true) + "\n"
-        guard let file, file != "-" else { print(json, terminator: ""); return }
-        try PrivateFile.write(Data(json.utf8), to: file, command: "export")
+        let ordered = [AnySequence(next), AnySequence(all.lazy.filter { !nextIDs.contains($0.id) })].joined()
+        guard let file, file != "-" else {
+            try FDOutput.standardOutput { try TaskJSONWriter.stream(ordered, pretty: true, versions: true, to: &$0) }
+            return
+        }
+        try PrivateFile.write(to: file, command: "export") { try TaskJSONWriter.stream(ordered, pretty: true, versions: true, to: &$0) }
         Terminal.printError("exported \(all.count) tasks to \(file)")
     }
 }
@@ -70,7 +74,8 @@ struct ImportCommand: ParsableCommand {
         if from == .taskwarrior {
             let tasks = try TaskwarriorReader.read(data)
             templates = tasks.filter { $0.status == .recurring }.count
-            records = try tasks.map { try TaskwarriorMapping.record($0, taskwarrior.options) }
+            let mapping = taskwarrior.options(try CommandContext.loadConfig().taskwarrior)
+            records = try tasks.map { try TaskwarriorMapping.record($0, mapping) }
         } else {
             records = try JSONOutput.decodeTasks(data)
         }
@@ -101,8 +106,20 @@ struct TaskwarriorOptions: ParsableArguments {
     var durationFrom: String?
     @Flag(help: "Category from the project's first segment (Home.Garden → Home) instead of the whole project.")
     var categoryFromTopProject = false
+    @Flag(help: ArgumentHelp("Category from the whole project (the default, unless the config file's [taskwarrior] says category = \"top-project\").", visibility: .default))
+    var categoryFromProject = false
 
-    var options: TaskwarriorMapping.Options {
-        TaskwarriorMapping.Options(categoryFromFirstSegment: categoryFromTopProject, urgencyFrom: urgencyFrom, durationFrom: durationFrom)
+    func validate() throws {
+        if categoryFromTopProject && categoryFromProject {
+            throw ValidationError("choose one of --category-from-top-project and --category-from-project")
+        }
+    }
+
+    /// The mapping's choices: these options, else the config file's
+    /// `[taskwarrior]` table, else the defaults.
+    func options(_ config: NextUpConfig.Taskwarrior) -> TaskwarriorMapping.Options {
+        let top = categoryFromTopProject ? true : categoryFromProject ? false : (config.categoryFromTopProject ?? false)
+        return TaskwarriorMapping.Options(categoryFromFirstSegment: top, urgencyFrom: urgencyFrom ?? config.urgencyFrom,
+                                          durationFrom: durationFrom ?? config.durationFrom)
     }
 }

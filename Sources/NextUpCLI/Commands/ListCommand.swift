@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NextUpCore
 import NextUpStore
 
@@ -12,20 +13,50 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Open tasks with an unset urgency, importance, duration or category.") var tbd = false
     @Option(help: "Only tasks in this category.") var category: String?
     @Option(help: "Only tasks with this tag.") var tag: String?
+    @Option(help: ArgumentHelp("Narrow as the TUI's filter does: words of the title, cat:NAME, tag:NAME, due:today|week|overdue, is:urgent|tbd|next.",
+                               valueName: "EXPR")) var filter: String?
+    @Option(help: "Order the Backlog (or, with --all/--done/--deleted, every task) by score, due, duration or created.")
+    var sort: BacklogSort?
+    @Option(help: "Show at most N tasks.") var limit: Int?
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
         if [all, done, deleted, tbd].filter({ $0 }).count > 1 {
             throw ValidationError("choose one of --all, --done, --deleted, --tbd")
         }
+        if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
+        if let filter {
+            do { _ = try ListFilter.parse(filter) } catch { throw ValidationError("--filter: \(error)") }
+        }
     }
 
     func run() throws {
         let scope: TaskFilter.Scope = all ? .all : done ? .done : deleted ? .deleted : tbd ? .tbd : .open
         let context = try CommandContext.open(global)
-        let tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag)))
-        if json { print(try JSONOutput.string(tasks)); return }
-        if tasks.isEmpty { print("no tasks"); return }
+        var tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag)))
+        if let filter {
+            let narrowing = try ListFilter.parse(filter)
+            let today = FieldOptions.localToday()
+            tasks = tasks.filter { narrowing.matches($0, today: today) }
+        }
+        if let sort {
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            if scope == .open || scope == .tbd {
+                // Next Up keeps its own order; the Backlog is sorted.
+                tasks = tasks.filter(\.isNextUp) + TaskOrdering.sorted(tasks.filter { !$0.isNextUp }, by: sort, nowMillis: now)
+            } else {
+                tasks = TaskOrdering.sorted(tasks, by: sort, nowMillis: now)
+            }
+        }
+        if let limit { tasks = Array(tasks.prefix(limit)) }
+        try Self.show(tasks, json: json, empty: "no tasks")
+    }
+
+    /// Tasks as `list` and `next` print them: a JSON array (streamed), or
+    /// the table cut to the terminal, or `empty` when there are none.
+    static func show(_ tasks: [TaskItem], json: Bool, empty: String) throws {
+        if json { try FDOutput.standardOutput { try TaskJSONWriter.stream(tasks, pretty: true, versions: false, to: &$0) }; return }
+        if tasks.isEmpty { print(empty); return }
         TaskTable.render(tasks, width: Terminal.width()).forEach { print($0) }
     }
 }
@@ -38,10 +69,7 @@ struct NextCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        let tasks = try context.store.nextUp()
-        if json { print(try JSONOutput.string(tasks)); return }
-        if tasks.isEmpty { print("Next Up is empty"); return }
-        TaskTable.render(tasks, width: Terminal.width()).forEach { print($0) }
+        try ListCommand.show(try context.store.nextUp(), json: json, empty: "Next Up is empty")
     }
 }
 
@@ -71,3 +99,5 @@ struct ShowCommand: ParsableCommand {
         if json { print(try JSONOutput.string(task)) } else { TaskDetail.render(task).forEach { print($0) } }
     }
 }
+
+extension BacklogSort: ExpressibleByArgument {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NextUpBridge
 import NextUpCore
 import NextUpStore
 import NextUpSync
@@ -11,11 +12,13 @@ import Glibc
 /// `nextup sync [--full] [--watch]` (DESIGN.md §5): one sync cycle with the
 /// peer folder, printing what it uploaded and merged, from how many peers, and
 /// any file it skipped and why; or, with `--watch`, keep syncing on local
-/// commits and peer changes until SIGINT or SIGTERM.
+/// commits and peer changes until SIGINT or SIGTERM. With a vdir (`--vdir`,
+/// DESIGN.md §5b), the phone bridge runs after every peer-folder cycle (or
+/// alone, when no peer folder is configured) and its folder is watched too.
 struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Sync with the peer folder: once, or keep watching with --watch."
+        abstract: "Sync with the peer folder and the vdir: once, or keep watching with --watch."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -32,10 +35,18 @@ struct SyncCommand: ParsableCommand {
     func run() throws {
         let context = try CommandContext.open(global)
         guard let peer = context.peerFolder else {
-            throw CLIError("no peer folder is configured: pass --peer DIR, set NEXTUP_PEER, or set `peer` in the config file")
+            guard let bridge = try context.bridge() else {
+                throw CLIError("no peer folder or vdir is configured: pass --peer DIR or --vdir DIR, set NEXTUP_PEER or NEXTUP_VDIR, or set `peer` or `vdir` in the config file")
+            }
+            if watch { try BridgeWatch(bridge: bridge).runUntilInterrupted() } else { try bridgeOnce(bridge) }
+            return
         }
+        // A missing vdir does not hold up the peer folder: the peer cycle
+        // runs, then the vdir's problem is said (and the exit status is 1).
+        let bridge = context.vdir.map { VdirBridge(store: context.store, folder: $0) }
         // Watching, other processes (a TUI) write meanwhile: short transactions.
-        let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot)
+        let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot,
+                                companion: bridge.map(BridgeCompanion.init))
         if watch {
             if adoptFolder { try syncOnce(engine) }
             try watchUntilInterrupted(engine, peer: peer)
@@ -45,58 +56,89 @@ struct SyncCommand: ParsableCommand {
     }
 
     private func syncOnce(_ engine: SyncEngine) throws {
+        let report: SyncReport
         do {
-            let report = try engine.syncOnce(full: full, adoptFolder: adoptFolder)
-            report.lines.forEach { print($0) }
+            report = try engine.syncOnce(full: full, adoptFolder: adoptFolder)
         } catch {
             throw CLIError(SyncError.describe(error))
+        }
+        // The vdir's problem goes to stderr, as the one line of a failure.
+        let problemLine = report.companionError.map { "warning: \($0)" }
+        report.lines.filter { $0 != problemLine }.forEach { print($0) }
+        if let problem = report.companionError { throw CLIError(problem) }
+    }
+
+    private func bridgeOnce(_ bridge: VdirBridge) throws {
+        do {
+            try bridge.cycle().lines.forEach { print($0) }
+        } catch {
+            throw CLIError("\(error)")
         }
     }
 
     private func watchUntilInterrupted(_ engine: SyncEngine, peer: URL) throws {
         // Fail at once, with the usual one line, when the folder is unusable.
         do { try LocalPeerFolder(url: peer).checkAvailable() } catch { throw CLIError(SyncError.describe(error)) }
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        let stop = DispatchSemaphore(value: 0)
-        let queue = DispatchQueue(label: "nextup.sync.signals")
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { stop.signal() }
-            source.resume()
-            return source
-        }
-        print("watching \(engine.store.location.folder.path) and \(peer.path); press Ctrl-C to stop")
+        let interruption = Interruption()
+        let also = engine.companion.map { " and \($0.folder.path)" } ?? ""
+        print("watching \(engine.store.location.folder.path), \(peer.path)\(also); press Ctrl-C to stop")
         fflush(nil)
         let printer = WatchPrinter(engine: engine)
         engine.start(onChange: { printer.cycleEnded() })
-        stop.wait()
+        interruption.wait()
         engine.stop()
-        sources.forEach { $0.cancel() }
         print("stopped")
         fflush(nil)
     }
 }
 
-/// Prints one line per background cycle that did something, and errors once;
-/// each notice (a file skipped as damaged, a repair) once.
+/// Prints one line per background cycle that changed something (what it
+/// uploaded and merged), nothing for a quiet one; an error once until it
+/// changes or clears; each notice (a file skipped as damaged, a repair) once.
 private final class WatchPrinter: Sendable {
     let engine: SyncEngine
-    private let printed = Mutex<Set<String>>([])
+    private struct Seen {
+        var notices: Set<String> = []
+        var cycles = 0
+        var error: String?
+        var watchProblem: String?
+    }
+    private let seen = Mutex(Seen())
     init(engine: SyncEngine) { self.engine = engine }
 
     func cycleEnded() {
         let status = engine.status
-        if let error = status.lastError {
-            Terminal.printError("nextup: \(error)")
-        } else if let problem = status.watchProblem {
-            Terminal.printError("nextup: \(problem)")
-        } else {
-            let time = ISO8601DateFormatter().string(from: Date())
-            print("\(time) synced: \(status.peersSeen) peer\(status.peersSeen == 1 ? "" : "s"), \(status.pendingLocalChanges) local change\(status.pendingLocalChanges == 1 ? "" : "s") pending")
-            if let skew = status.skewWarning { print("warning: \(skew)") }
-            for notice in status.notices where printed.withLock({ $0.insert(notice).inserted }) { print(notice) }
+        var lines: [String] = [], errors: [String] = []
+        seen.withLock { seen in
+            if status.watchProblem != seen.watchProblem {
+                if let problem = status.watchProblem { errors.append("nextup: \(problem)") }
+                seen.watchProblem = status.watchProblem
+            }
+            guard status.cyclesFinished != seen.cycles else { return }
+            seen.cycles = status.cyclesFinished
+            if let error = status.lastError {
+                if error != seen.error { errors.append("nextup: \(error)") }
+                seen.error = error
+                return
+            }
+            if seen.error != nil {
+                lines.append("\(Self.time()) syncing again")
+                seen.error = nil
+            }
+            if status.lastUploaded > 0 || status.lastMerged > 0, let summary = status.lastSummary {
+                lines.append("\(Self.time()) \(summary)")
+            }
+            if let skew = status.skewWarning, seen.notices.insert(skew).inserted { lines.append("warning: \(skew)") }
+            for notice in status.notices where seen.notices.insert(notice).inserted { lines.append(notice) }
         }
+        errors.forEach { Terminal.printError($0) }
+        lines.forEach { print($0) }
         fflush(nil)
+    }
+
+    static func time() -> String {
+        let f = DateFormatter()
+        f.dateFormat = "HH:mm:ss"
+        return f.string(from: Date())
     }
 }

@@ -28,6 +28,27 @@ enum TaskJSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The array of `tasks` as ``string(_:pretty:)`` writes it, followed by a
+    /// newline, streamed into `out` (flushed as it fills): one task object
+    /// alive at a time, never the whole text.
+    static func stream(_ tasks: some Sequence<TaskItem>, pretty: Bool, versions: Bool, to out: inout FDOutput) throws {
+        var any = false
+        for (i, task) in tasks.enumerated() {
+            if i == 0 { out.buffer.append(UInt8(ascii: "[")) }
+            any = true
+            if i > 0 { out.buffer.append(UInt8(ascii: ",")) }
+            if pretty { out.buffer.append(contentsOf: "\n  ".utf8) }
+            write(TaskJSON(task), versionsOf: versions ? task : nil, indent: pretty ? 2 : nil, to: &out.buffer)
+            try out.flushIfFull()
+        }
+        guard any else {
+            out.append(pretty ? Array("[\n\n]\n".utf8) : Array("[]\n".utf8))
+            return
+        }
+        if pretty { out.buffer.append(UInt8(ascii: "\n")) }
+        out.buffer.append(contentsOf: "]\n".utf8)
+    }
+
     static func string(_ task: TaskJSON, pretty: Bool) -> String {
         var out: [UInt8] = []
         write(task, indent: pretty ? 0 : nil, to: &out)
@@ -43,8 +64,11 @@ enum TaskJSONWriter {
     static let writtenKeys: Set<String> = Set(keys.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) })
     private static let null = Array("null".utf8), yes = Array("true".utf8), no = Array("false".utf8)
 
-    /// One object whose `{` sits at column `indent` (nil: compact).
-    private static func write(_ t: TaskJSON, indent: Int?, to out: inout [UInt8]) {
+    /// One object whose `{` sits at column `indent` (nil: compact). With
+    /// `item`, its versions are written from the task itself (as
+    /// `TaskJSON(item, versions: true)` would hold them), without building
+    /// the dictionary of strings.
+    private static func write(_ t: TaskJSON, versionsOf item: TaskItem? = nil, indent: Int?, to out: inout [UInt8]) {
         var field = 0
         func key() {
             if field > 0 { out.append(UInt8(ascii: ",")) }
@@ -78,13 +102,13 @@ enum TaskJSONWriter {
             out.append(UInt8(ascii: "\n"))
             out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent + 2 * depth))
         }
-        /// An object member by member, keys in byte order (as `.sortedKeys`).
-        func members<V>(_ values: [String: V]?, _ write: (V) -> Void) {
-            guard let values else { field += 1; return }
+        /// An object member by member; `pairs` in key byte order (as `.sortedKeys`).
+        func members<V>(_ pairs: [(String, V)]?, _ write: (V) -> Void) {
+            guard let values = pairs else { field += 1; return }
             key()
             out.append(UInt8(ascii: "{"))
             if values.isEmpty && indent != nil { out.append(UInt8(ascii: "\n")); newline(1) }
-            for (i, (name, value)) in values.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
+            for (i, (name, value)) in values.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(2)
                 JSONBytes.appendString(name, to: &out, escapingSlashes: false)
@@ -94,8 +118,11 @@ enum TaskJSONWriter {
             if !values.isEmpty { newline(1) }
             out.append(UInt8(ascii: "}"))
         }
-        func object(_ values: [String: String]?) { members(values) { JSONBytes.appendString($0, to: &out, escapingSlashes: false) } }
-        func extra(_ values: [String: FieldValue]?) { members(values) { JSONBytes.appendValue($0, to: &out, escapingSlashes: false) } }
+        func inByteOrder<V>(_ values: [String: V]?) -> [(String, V)]? {
+            values?.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
+        }
+        func object(_ values: [String: String]?) { members(inByteOrder(values)) { JSONBytes.appendString($0, to: &out, escapingSlashes: false) } }
+        func extra(_ values: [String: FieldValue]?) { members(inByteOrder(values)) { JSONBytes.appendValue($0, to: &out, escapingSlashes: false) } }
         func strings(_ list: [String]) {
             key()
             out.append(UInt8(ascii: "["))
@@ -112,7 +139,19 @@ enum TaskJSONWriter {
         string(t.category); string(t.completedAt); string(t.created); bool(t.deleted ?? false)
         bool(t.done ?? false); string(t.due); int(t.duration); string(t.externalID); extra(t.extra); string(t.id)
         int(t.importance); string(t.modified); bool(t.nextUp ?? false); string(t.notes)
-        string(t.source); strings(t.tags ?? []); string(t.title); string(t.urgency); object(t.versions)
+        string(t.source); strings(t.tags ?? []); string(t.title); string(t.urgency)
+        if let item {
+            // Register names in byte order, as `.sortedKeys` sorts them.
+            let sorted = item.versions.map { ($0.key.rawValue, $0.value) }
+                .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            members(sorted) { version in
+                out.append(UInt8(ascii: "\""))
+                version.appendEncoded(to: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+        } else {
+            object(t.versions)
+        }
         if let indent {
             out.append(UInt8(ascii: "\n"))
             out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))

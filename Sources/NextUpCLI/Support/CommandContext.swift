@@ -1,4 +1,5 @@
 import Foundation
+import NextUpBridge
 import NextUpConfig
 import NextUpCore
 import NextUpStore
@@ -12,16 +13,39 @@ struct CommandContext {
 
     /// Loads the config and opens the store named by the options and environment.
     static func open(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CommandContext {
-        let config = try NextUpConfig.load(from: NextUpConfig.defaultURL(environment: environment), environment: environment)
+        let config = try loadConfig(environment: environment)
         let location = StoreLocation.resolve(option: options.store, environment: environment)
         let store = try TaskStore.open(location)
         return CommandContext(environment: environment, options: options, config: config, store: store)
+    }
+
+    /// The config file alone (for a command that reads its input before it
+    /// opens the store, so that bad input never creates one).
+    static func loadConfig(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> NextUpConfig {
+        try NextUpConfig.load(from: NextUpConfig.defaultURL(environment: environment), environment: environment)
     }
 
     /// The peer folder, if one is configured: `--peer`, `$NEXTUP_PEER`, the config file.
     var peerFolder: URL? {
         let raw = options.peer ?? environment["NEXTUP_PEER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.peerFolder
         return raw.map { URL(fileURLWithPath: $0) }
+    }
+
+    /// The phone bridge's vdir, if one is configured: `--vdir`, `$NEXTUP_VDIR`, the config file.
+    var vdir: URL? {
+        let raw = options.vdir ?? environment["NEXTUP_VDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? config.vdir
+        return raw.map { URL(fileURLWithPath: $0) }
+    }
+
+    /// The phone bridge on the configured vdir, checked to exist; nil when
+    /// no vdir is configured.
+    ///
+    /// - Throws: a one-line ``CLIError`` when the vdir is missing.
+    func bridge() throws -> VdirBridge? {
+        guard let vdir else { return nil }
+        let bridge = VdirBridge(store: store, folder: vdir)
+        do { try bridge.folder.checkAvailable() } catch { throw CLIError("\(error)") }
+        return bridge
     }
 
     /// Resolves several references before anything is written, so that one

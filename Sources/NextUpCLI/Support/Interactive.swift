@@ -1,3 +1,5 @@
+import ArgumentParser
+import NextUpBridge
 import NextUpStore
 import NextUpTUI
 
@@ -5,7 +7,10 @@ import NextUpTUI
 enum Interactive {
     static func open(_ context: CommandContext) throws {
         do {
-            try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, config: context.config)
+            // A missing vdir does not keep the screen closed: the status bar says so.
+            let companion = context.vdir.map { BridgeCompanion(bridge: VdirBridge(store: context.store, folder: $0)) }
+            let status = try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, companion: companion, config: context.config)
+            if status != 0 { throw ExitCode(status) }
         } catch let error as TerminalAppError {
             throw CLIError(error.description)
         }

@@ -12,6 +12,15 @@ enum PrivateFile {
     ///
     /// - Throws: ``CLIError`` naming the path and the system's reason.
     static func write(_ data: Data, to path: String, command: String) throws {
+        try write(to: path, command: command) { output in
+            data.withUnsafeBytes { raw in output.append(raw.bindMemory(to: UInt8.self)) }
+        }
+    }
+
+    /// Writes what `body` appends to an ``FDOutput`` to `path`, in chunks as
+    /// it comes (a whole-set export never holds the file in memory), with the
+    /// same guarantees: `0600`, atomic, the old file untouched on failure.
+    static func write(to path: String, command: String, _ body: (inout FDOutput) throws -> Void) throws {
         func fail(_ reason: String) -> CLIError { CLIError("\(command): cannot write \(path): \(reason)") }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
@@ -23,17 +32,16 @@ enum PrivateFile {
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw fail(String(cString: strerror(errno))) }
         var failure: String?
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += n
-            }
+        var output = FDOutput(fd: fd)
+        do {
+            try body(&output)
+            try output.flush()
+        } catch let error as FDOutput.Failure {
+            failure = error.reason
+        } catch {
+            close(fd)
+            unlink(temp)
+            throw error
         }
         if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)

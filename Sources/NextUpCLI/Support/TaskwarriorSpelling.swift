@@ -23,11 +23,10 @@ struct TaskwarriorSpelling: Error {
         "all": "nextup list --all",
         "completed": "nextup list --done",
         "purge": "nextup delete ID (deletes are soft; nothing is purged)",
-        "undo": "z in the terminal UI",
     ]
 
     /// The verbs nextup shares with Taskwarrior but puts first.
-    static let sharedVerbs: Set<String> = ["done", "delete", "edit", "show", "list", "next", "count", "export", "import", "sync", "add", "undone", "restore"]
+    static let sharedVerbs: Set<String> = ["done", "delete", "edit", "show", "list", "next", "count", "export", "import", "sync", "add", "undone", "restore", "undo"]
 
     /// Throws when the first word after the global options is a Taskwarrior
     /// verb nextup spells differently, or a task number or id followed by a verb.

@@ -20,13 +20,19 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// `<16 hex digits>@<replica>`; sorts lexicographically in version order.
     public var encoded: String {
-        let raw = UInt64(bitPattern: timestamp.rawValue)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(17 + replica.rawValue.utf8.count)
+        appendEncoded(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``encoded``'s bytes (which never need a JSON escape).
+    public func appendEncoded(to bytes: inout [UInt8]) {
+        let raw = UInt64(bitPattern: timestamp.rawValue)
         for shift in stride(from: 60, through: 0, by: -4) { bytes.append(Self.hexDigits[Int((raw >> UInt64(shift)) & 0xF)]) }
         bytes.append(UInt8(ascii: "@"))
-        bytes.append(contentsOf: replica.rawValue.utf8)
-        return String(decoding: bytes, as: UTF8.self)
+        var replica = replica.rawValue
+        replica.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

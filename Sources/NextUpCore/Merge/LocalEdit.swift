@@ -11,10 +11,12 @@
 ///   version the task holds, and than everything the clock saw, so an edit
 ///   made after seeing a value wins over it on every replica, whatever the
 ///   machines' wall clocks say.
-/// - **Checked against the version the caller saw.** A field named in
-///   `expecting` whose version moved on since (another process, another
-///   replica, an import wrote it) is not written: the edit throws
-///   ``StaleWrite`` naming the current value, and nothing changes.
+/// - **Checked against the version the caller saw.** When the edit would
+///   change anything and a field named in `expecting` — one it writes, or
+///   one the caller's decision rested on (a prompt's task being done or
+///   deleted) — moved on since (another process, another replica, an import
+///   wrote it), nothing is written: the edit throws ``StaleWrite`` naming
+///   that field's current value and version.
 /// - Values a field does not accept throw ``TaskInputError``.
 public enum LocalEdit {
     public struct Outcome: Sendable, Equatable {
@@ -46,7 +48,10 @@ public enum LocalEdit {
         for (field, value) in differing where !field.accepts(value) {
             throw TaskInputError("'\(Sanitizer.visible(value.description))' is not a valid \(field.rawValue)")
         }
-        for (field, _) in differing {
+        // Written fields first (their conflict is the one to show), then the
+        // others the caller named, in field order so the error is stable.
+        let written = Set(differing.map(\.0))
+        for field in differing.map(\.0) + seen.keys.filter({ !written.contains($0) }).sorted() {
             if let expected = seen[field], task.versions[field] != expected {
                 throw StaleWrite(task: task.id, field: field, current: task.value(of: field), version: task.versions[field])
             }

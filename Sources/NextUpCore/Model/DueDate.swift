@@ -44,8 +44,21 @@ public struct DueDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        func pad(_ n: Int, _ w: Int) -> String { let s = String(n); return String(repeating: "0", count: max(0, w - s.count)) + s }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+        guard (0...9999).contains(year) else {
+            return "\(FixedDigits.padded(year, 4))-\(FixedDigits.padded(month, 2))-\(FixedDigits.padded(day, 2))"
+        }
+        return String(unsafeUninitializedCapacity: 10) { buffer in
+            write(into: buffer)
+            return 10
+        }
+    }
+
+    /// Writes `YYYY-MM-DD` into the first 10 bytes of `buffer` (a year of
+    /// four digits).
+    func write(into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        FixedDigits.put(year, width: 4, into: buffer, at: 0); buffer[4] = UInt8(ascii: "-")
+        FixedDigits.put(month, width: 2, into: buffer, at: 5); buffer[7] = UInt8(ascii: "-")
+        FixedDigits.put(day, width: 2, into: buffer, at: 8)
     }
 
     public static func < (lhs: DueDate, rhs: DueDate) -> Bool { lhs.epochDay < rhs.epochDay }

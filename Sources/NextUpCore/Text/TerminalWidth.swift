@@ -6,6 +6,11 @@ public enum TerminalWidth {
     public static func width(of character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
+        // Latin before the combining marks, alone: one cell, no property lookup.
+        if first.value >= 0x20, first.value < 0x300, first.value != 0xAD, !(0x7F...0x9F).contains(first.value),
+           scalars.count == 1 {
+            return 1
+        }
         if first.value < 0x20 || (0x7F...0x9F).contains(first.value) { return 0 }
         if isWide(first) { return 2 }
         if scalars.count > 1, first.properties.isEmoji, scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
@@ -15,6 +20,13 @@ public enum TerminalWidth {
 
     /// Cells taken by a string.
     public static func width(of text: String) -> Int {
+        // Printable ASCII (most titles, every id and date): one cell a byte.
+        var text = text
+        let ascii = text.withUTF8 { bytes -> Int? in
+            for b in bytes where b < 0x20 || b > 0x7E { return nil }
+            return bytes.count
+        }
+        if let ascii { return ascii }
         var w = 0
         for c in text { w += width(of: c) }
         return w

@@ -13,7 +13,7 @@ public enum StoreSchema {
     /// The newest schema version this build knows.
     public static var currentVersion: Int { migrationNames.count }
 
-    static let migrationNames = ["v1", "v2", "v3"]
+    static let migrationNames = ["v1", "v2", "v3", "v4"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -70,6 +70,23 @@ public enum StoreSchema {
             try db.execute(sql: """
                 ALTER TABLE task ADD COLUMN extra TEXT;
                 PRAGMA user_version = 3;
+                """)
+        }
+        // v4: the undo journal — for each recent local change made through
+        // the intent-named writes, the fields' earlier values and the versions
+        // the change left (UndoJournal.swift); `nextup undo` takes the newest
+        // back only while those versions still stand.
+        m.registerMigration("v4") { db in
+            try db.execute(sql: """
+                CREATE TABLE undo_journal (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    task_id TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    changes TEXT NOT NULL,
+                    prior TEXT NOT NULL,
+                    at INTEGER NOT NULL
+                );
+                PRAGMA user_version = 4;
                 """)
         }
         return m

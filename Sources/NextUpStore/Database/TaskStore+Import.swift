@@ -57,6 +57,10 @@ extension TaskStore {
     /// `source`/`external_id`, else its title and creation time — never a
     /// random one. What it writes is a local edit, published like any other.
     public func importTasks(_ records: [TaskJSON], overwrite: Bool = false) throws -> ImportSummary {
+        try importTasks(records, overwrite: overwrite, bulkInsertRows: Self.bulkInsertRows)
+    }
+
+    func importTasks(_ records: [TaskJSON], overwrite: Bool, bulkInsertRows: Int) throws -> ImportSummary {
         let plans = try records.enumerated().map { try Self.plan($1, index: $0) }
         var seen: Set<TaskID> = []
         for (i, p) in plans.enumerated() where !seen.insert(p.id).inserted {
@@ -71,6 +75,12 @@ extension TaskStore {
             let present: Set<String>? = plans.count > 1_000
                 ? try Set(String.fetchAll(session.db, sql: "SELECT id FROM task"))
                 : nil
+            // Many new tasks: the task table's secondary indexes are dropped
+            // and built again once at the end (a sort), instead of taking
+            // every row at a random place — in the same transaction, so no
+            // reader ever sees the table without them.
+            let newRows = present.map { p in plans.reduce(0) { $0 + (p.contains($1.id.rawValue) ? 0 : 1) } } ?? 0
+            let dropped = newRows >= bulkInsertRows ? try Self.dropTaskIndexes(session.db) : []
             for (index, plan) in plans.enumerated() {
                 let existing = present.map { !$0.contains(plan.id.rawValue) } == true ? nil : try TaskRow.fetchOne(session.db, id: plan.id)
                 var task = existing ?? TaskItem(id: plan.id)
@@ -119,6 +129,7 @@ extension TaskStore {
                 if kept { summary.kept += 1 }
                 if existing == nil { summary.created += 1 } else if !changes.isEmpty { summary.updated += 1 } else if !kept { summary.unchanged += 1 }
             }
+            for sql in dropped { try session.db.execute(sql: sql) }
             return summary
         }
     }
@@ -179,5 +190,19 @@ extension TaskStore {
         } catch let e as TaskInputError where !e.message.hasPrefix("item ") {
             throw fail(e.message)
         }
+    }
+}
+
+extension TaskStore {
+    /// From this many new rows on, an import drops the task table's secondary
+    /// indexes and builds them again at the end.
+    static let bulkInsertRows = 20_000
+
+    /// Drops the task table's secondary indexes; returns the statements that
+    /// make them again, read from the schema itself (one definition).
+    static func dropTaskIndexes(_ db: Database) throws -> [String] {
+        let rows = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'task' AND sql IS NOT NULL")
+        for row in rows { try db.execute(sql: "DROP INDEX \(row["name"] as String)") }
+        return rows.map { $0["sql"] }
     }
 }

@@ -169,7 +169,7 @@ extension TaskStore {
     /// Sets sync-state entries, skipping those already holding the value: a
     /// cycle that learns nothing new writes nothing (no WAL frame, so no
     /// watcher wakes up for it).
-    private static func applySyncState(_ state: [String: String?], _ db: Database) throws {
+    static func applySyncState(_ state: [String: String?], _ db: Database) throws {
         for (key, value) in state {
             let current = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key])
             if current == value { continue }

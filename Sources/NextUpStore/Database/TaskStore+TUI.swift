@@ -6,21 +6,21 @@ import NextUpCore
 /// then show only the few dozen rows on screen: the lists are ordered and
 /// filtered by SQLite, and only ids come back.
 extension TaskStore {
-    /// What the UI's lists are narrowed to. Text matches by ``TextMatch``
-    /// (Unicode case folding), as everywhere else.
+    /// What the UI's lists are narrowed to: a ``ListFilter`` (the one
+    /// definition of the filter language) on the caller's local `today`.
+    /// Text matches by ``TextMatch`` (Unicode case folding), as everywhere else.
     public struct ListNarrowing: Sendable, Equatable {
-        /// Words that must all occur in the title.
-        public var words: [String]
-        public var category: String?
-        public var tbdOnly: Bool
-        public var tag: String?
+        public var filter: ListFilter
+        /// The day `due:` windows count from.
+        public var today: DueDate
 
-        public init(words: [String] = [], category: String? = nil, tbdOnly: Bool = false, tag: String? = nil) {
-            self.words = words
-            self.category = category
-            self.tbdOnly = tbdOnly
-            self.tag = tag
+        public init(_ filter: ListFilter = ListFilter(), today: DueDate = DueDate(epochDay: 0)) {
+            self.filter = filter
+            self.today = today
         }
+
+        /// Only tasks due in this range (either end open), when set.
+        var due: (from: DueDate?, through: DueDate?)? { filter.due.map { $0.range(today: today) } }
     }
 
     /// The ids of Next Up (the user's order) and of the Backlog (ranked by
@@ -42,10 +42,17 @@ extension TaskStore {
             narrow += " AND " + condition.0
             narrowArguments += condition.1
         }
-        if narrowing.tbdOnly { narrow += " AND " + ListSQL.tbd }
-        if let category = narrowing.category { and(ListSQL.category(is: category)) }
-        if let tag = narrowing.tag { and(ListSQL.tag(is: tag)) }
-        for word in narrowing.words where !word.isEmpty { and(ListSQL.title(contains: word)) }
+        if narrowing.filter.tbdOnly { narrow += " AND " + ListSQL.tbd }
+        if narrowing.filter.urgentOnly { narrow += " AND urgency = 'urgent'" }
+        if narrowing.filter.nextUpOnly { narrow += " AND next_up IS NOT NULL" }
+        if let due = narrowing.due {
+            narrow += " AND due IS NOT NULL"
+            if let from = due.from { and(("due >= ?", [from.description])) }
+            if let through = due.through { and(("due <= ?", [through.description])) }
+        }
+        if let category = narrowing.filter.category { and(ListSQL.category(is: category)) }
+        if let tag = narrowing.filter.tag { and(ListSQL.tag(is: tag)) }
+        for word in narrowing.filter.words where !word.isEmpty { and(ListSQL.title(contains: word)) }
         // Open tasks come from the partial covering index `task_list`; the few
         // kept done ones are looked up by id.
         let open = ListSQL.open
@@ -64,8 +71,17 @@ extension TaskStore {
         let next = query("next_up IS NOT NULL", order: ListSQL.nextUpOrder)
         let backlog = query("next_up IS NULL", order: ListSQL.backlogOrder(sort, nowMillis: nowMillis))
         return try database.read { db in
-            if !narrowing.words.isEmpty || narrowing.category != nil || narrowing.tag != nil { ListSQL.registerFold(db) }
+            if !narrowing.filter.words.isEmpty || narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
             return (try Self.ids(db, next.0, next.1), try Self.ids(db, backlog.0, backlog.1))
+        }
+    }
+
+    /// Done and deleted tasks, the most recently changed first (ties by id),
+    /// at most `limit`: the TUI's history.
+    public func historyIDs(limit: Int) throws -> [TaskID] {
+        try database.read { db in
+            try Self.ids(db, "SELECT id FROM task WHERE deleted = 1 OR completed_at IS NOT NULL ORDER BY modified DESC, id LIMIT ?",
+                         [limit])
         }
     }
 

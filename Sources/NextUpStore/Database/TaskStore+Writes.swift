@@ -44,10 +44,12 @@ extension TaskStore {
     public func add(_ draft: TaskDraft) throws -> TaskItem {
         try writeSession { session in
             var task = TaskItem(id: TaskID.make())
+            let before = task
             var fields = draft.fields
             fields.append((.created, .int(session.now)))
             if draft.nextUp { fields.append((.nextUp, .string(try Self.bottomOfNextUp(session.db)))) }
-            _ = try session.write(fields, to: &task)
+            let changes = try session.write(fields, to: &task)
+            try UndoJournal.record(.add, before: before, changes: changes, at: session.now, session.db)
             return task
         }
     }
@@ -69,6 +71,7 @@ extension TaskStore {
                      expecting: [TaskField: Version?] = [:]) throws -> WriteResult {
         try writeSession { session in
             guard var task = try TaskRow.fetchOne(session.db, id: id) else { throw StoreError.unknownTask(id.rawValue) }
+            let before = task
             var all = fields
             var others: [(TaskID, String)] = []
             if let place {
@@ -79,6 +82,7 @@ extension TaskStore {
                 all.append((.nextUp, nextUp ? .string(try Self.bottomOfNextUp(session.db)) : .null))
             }
             let changes = try session.write(all, to: &task, expecting: expecting)
+            try UndoJournal.record(.edit, before: before, changes: changes, at: session.now, session.db)
             for (other, key) in others {
                 guard var neighbour = try TaskRow.fetchOne(session.db, id: other) else { continue }
                 _ = try session.write([(.nextUp, .string(key))], to: &neighbour)
@@ -87,24 +91,26 @@ extension TaskStore {
         }
     }
 
+    // `expecting`, on each write below: as for ``edit(_:set:nextUp:place:expecting:)``.
+
     /// Marks a task done (no change when it already is).
-    public func complete(_ id: TaskID) throws -> WriteResult {
-        try update(id) { task, now in task.isDone ? [] : [(.done, .int(now))] }
+    public func complete(_ id: TaskID, expecting: [TaskField: Version?] = [:]) throws -> WriteResult {
+        try update(id, expecting: expecting) { task, now in task.isDone ? [] : [(.done, .int(now))] }
     }
 
     /// Marks a task not done (no change when it is open).
-    public func reopen(_ id: TaskID) throws -> WriteResult {
-        try update(id) { task, _ in task.isDone ? [(.done, .null)] : [] }
+    public func reopen(_ id: TaskID, expecting: [TaskField: Version?] = [:]) throws -> WriteResult {
+        try update(id, expecting: expecting) { task, _ in task.isDone ? [(.done, .null)] : [] }
     }
 
     /// Soft-deletes a task: a versioned tombstone, restorable.
-    public func delete(_ id: TaskID) throws -> WriteResult {
-        try update(id) { _, _ in [(.deleted, .bool(true))] }
+    public func delete(_ id: TaskID, expecting: [TaskField: Version?] = [:]) throws -> WriteResult {
+        try update(id, expecting: expecting) { _, _ in [(.deleted, .bool(true))] }
     }
 
     /// Restores a deleted task.
-    public func restore(_ id: TaskID) throws -> WriteResult {
-        try update(id) { _, _ in [(.deleted, .bool(false))] }
+    public func restore(_ id: TaskID, expecting: [TaskField: Version?] = [:]) throws -> WriteResult {
+        try update(id, expecting: expecting) { _, _ in [(.deleted, .bool(false))] }
     }
 
     /// Puts a task at the bottom of Next Up (no change when it is there).
@@ -113,8 +119,8 @@ extension TaskStore {
     }
 
     /// Takes a task out of Next Up, back to the Backlog.
-    public func removeFromNextUp(_ id: TaskID) throws -> WriteResult {
-        try edit(id, set: [], nextUp: false)
+    public func removeFromNextUp(_ id: TaskID, expecting: [TaskField: Version?] = [:]) throws -> WriteResult {
+        try edit(id, set: [], nextUp: false, expecting: expecting)
     }
 
     /// Puts a task at `place` in Next Up, in one transaction: the one intent
@@ -128,8 +134,8 @@ extension TaskStore {
     /// - Throws: ``StoreError/unknownTask(_:)``, ``StoreError/notInNextUp(_:title:state:)``
     ///   (`after`/`before` with a task or an anchor that is not an open Next Up
     ///   task), ``StoreError/besideItself``.
-    public func placeInNextUp(_ id: TaskID, _ place: NextUpPlace) throws -> WriteResult {
-        try edit(id, set: [], place: place)
+    public func placeInNextUp(_ id: TaskID, _ place: NextUpPlace, expecting: [TaskField: Version?] = [:]) throws -> WriteResult {
+        try edit(id, set: [], place: place, expecting: expecting)
     }
 
     /// The keys that put `task` at `place`, read from the open Next Up list.
@@ -157,10 +163,13 @@ extension TaskStore {
     }
 
     /// Applies a computed change to one task.
-    func update(_ id: TaskID, _ fields: (TaskItem, Int64) -> [(TaskField, FieldValue)]) throws -> WriteResult {
+    func update(_ id: TaskID, expecting: [TaskField: Version?] = [:],
+                _ fields: (TaskItem, Int64) -> [(TaskField, FieldValue)]) throws -> WriteResult {
         try writeSession { session in
             guard var task = try TaskRow.fetchOne(session.db, id: id) else { throw StoreError.unknownTask(id.rawValue) }
-            let changes = try session.write(fields(task, session.now), to: &task)
+            let before = task
+            let changes = try session.write(fields(task, session.now), to: &task, expecting: expecting)
+            try UndoJournal.record(.edit, before: before, changes: changes, at: session.now, session.db)
             return WriteResult(task: task, changes: changes)
         }
     }

@@ -32,8 +32,11 @@ import NextUpStore
 /// 4. **Upload.** Local changes since the last upload, appended in one write
 ///    plus fsync; then the changes learnt from conflict copies are published
 ///    the same way and the copies renamed aside, and the changes a peer's log
-///    lost (step 2) are re-published with their original versions; then
-///    compaction when the log has grown well past its last snapshot.
+///    lost (step 2) are re-published with their original versions; then the
+///    logs of peers silent for ``SyncOptions/retireLogsAfterMillis`` and
+///    merged to their end are retired (what this store holds under their ids
+///    re-published, the logs set aside); then compaction when the log has
+///    grown well past its last snapshot.
 ///
 /// Every step is idempotent, so a cycle cut short at any point (a crash, a
 /// kill) is completed by the next one, and nothing is lost. A cycle with
@@ -161,6 +164,7 @@ public final class SyncCycle: Sendable {
 
         // A log rewritten from the store in this cycle holds everything already.
         let lost = report.ownLogRewritten == nil ? try changesLost(from: reread, exceptHeldBy: ownLogHolds ?? []) : []
+        let retiring = download ? try logsToRetire(listing, me: me) : []
 
         try upload(me, &report)
 
@@ -184,11 +188,58 @@ public final class SyncCycle: Sendable {
             }
         }
 
+        if !retiring.isEmpty { try retire(retiring, me: me, &report) }
+
         if let state = try storage.ownLogState(),
            state.end > max(options.compactionMinimumBytes, options.compactionFactor * state.snapshotSize) {
             try rewriteOwnLog(me, reason: .compaction, previous: state.previousReplica.flatMap(ReplicaID.init), &report)
         }
         return report
+    }
+
+    /// Peers' logs not written for ``SyncOptions/retireLogsAfterMillis`` that
+    /// this cycle has merged to their end, undamaged: safe to retire.
+    private func logsToRetire(_ listing: [PeerFileInfo], me: ReplicaID) throws -> [(replica: ReplicaID, info: PeerFileInfo, silent: Int64)] {
+        guard options.retireLogsAfterMillis > 0 else { return [] }
+        var out: [(ReplicaID, PeerFileInfo, Int64)] = []
+        var cursors: [String: PeerCursor]?
+        for info in listing {
+            guard case .log(let replica) = PeerFileName.classify(info.name), replica != me,
+                  let silent = folder.millisSinceWritten(info), silent > options.retireLogsAfterMillis else { continue }
+            if cursors == nil { cursors = try storage.cursors() }
+            guard let cursor = cursors?[info.name], cursor.offset == info.size, cursor.identity == info.identity,
+                  cursor.damaged != true else { continue }
+            out.append((replica, info, silent))
+        }
+        return out
+    }
+
+    /// Re-publishes, in this replica's own log, every change this store still
+    /// holds under the retiring replicas' ids (their versions kept), then sets
+    /// their logs aside like merged conflict copies (removed once old). Every
+    /// replica that reads this log gets what those logs held that still
+    /// counts; a retired replica that comes back rewrites its log.
+    private func retire(_ logs: [(replica: ReplicaID, info: PeerFileInfo, silent: Int64)], me: ReplicaID, _ report: inout SyncReport) throws {
+        let ids = Set(logs.map(\.replica))
+        var held: [FieldChange] = []
+        try storage.forEachTaskBatch { tasks in
+            for task in tasks {
+                for (field, version) in task.versions where ids.contains(version.replica) {
+                    held.append(FieldChange(task: task.id, field: field, value: task.value(of: field), version: version))
+                }
+            }
+        }
+        if !held.isEmpty { try appendToOwnLog(me, LogRecord.grouping(held), &report) }
+        for log in logs {
+            do {
+                try folder.rename(log.info.name, to: log.info.name + PeerFileName.mergedSuffix)
+            } catch {
+                // Another replica retired it first.
+                if (try? folder.info(log.info.name)) != nil { throw error }
+            }
+            report.retiredLogs[log.info.name] = log.silent
+            report.republished[log.info.name, default: 0] += held.filter { $0.version.replica == log.replica }.count
+        }
     }
 
     /// What a sync would run into, in plain words, without writing anything
@@ -198,6 +249,80 @@ public final class SyncCycle: Sendable {
         do {
             if let problem = try folderProblem() { return [problem] }
             let me = try storage.replicaID()
+            var held: [ReplicaID: (file: String, held: Set<Int>)] = [:]
+            var republished: Set<Int> = []
+            let problems = try ownLogProblems(me) + peerLogProblems(me, held: &held, republished: &republished)
+            return problems + (try lostFromPeerLogs(me, held: held, republished: republished))
+        } catch {
+            return [SyncError.describe(error)]
+        }
+    }
+
+    /// Where this replica and another disagree: changes this store holds
+    /// under another replica's id that its log no longer has (it was restored
+    /// from a backup, or rewritten from an older store), and that no log here
+    /// re-published. A `sync --full` publishes them again.
+    private func lostFromPeerLogs(_ me: ReplicaID, held: [ReplicaID: (file: String, held: Set<Int>)], republished: Set<Int>) throws -> [String] {
+        guard !held.isEmpty else { return [] }
+        var ownHolds: Set<Int>? = republished
+        let own = LogFormat.fileName(for: me)
+        if let info = try folder.info(own), case .success(let (_, headerEnd)) = reader.header(of: own) {
+            _ = try linesIntact(own, owner: me, from: headerEnd, upTo: info.size, holds: &ownHolds)
+        }
+        let lost = try changesLost(from: held, exceptHeldBy: ownHolds ?? [])
+        let byFile = Dictionary(grouping: lost) { held[$0.version.replica]?.file ?? "?" }
+        return byFile.keys.sorted().map { file in
+            let n = byFile[file]!.count
+            return "\(file) lacks \(n) change\(n == 1 ? "" : "s") this store holds under its replica id (restored from a backup?); `nextup sync --full` publishes \(n == 1 ? "it" : "them") again"
+        }
+    }
+
+    /// What a full read of the other replicas' logs would skip — damaged
+    /// lines, files that are not logs or come from a newer nextup — in the
+    /// words `sync --full` prints. Reads only; a torn last line (still being
+    /// written) is not a problem.
+    func peerLogProblems(_ me: ReplicaID) throws -> [String] {
+        var held: [ReplicaID: (file: String, held: Set<Int>)] = [:]
+        var republished: Set<Int> = []
+        return try peerLogProblems(me, held: &held, republished: &republished)
+    }
+
+    /// The same, collecting for each readable log the ``heldKey(_:)`` of
+    /// every change it holds by its owner, and (with the replica) of every
+    /// change it re-published for another.
+    private func peerLogProblems(_ me: ReplicaID, held: inout [ReplicaID: (file: String, held: Set<Int>)],
+                                 republished: inout Set<Int>) throws -> [String] {
+        var out: [String] = []
+        for info in try folder.list() {
+            switch PeerFileName.classify(info.name) {
+            case .log(let replica) where replica != me:
+                switch reader.header(of: info.name) {
+                case .failure(let issue):
+                    out.append("skipped: \(issue.description)")
+                case .success(let (header, headerEnd)):
+                    var keys: Set<Int> = []
+                    _ = try reader.readLines(of: info.name, owner: header.replica, from: headerEnd, upTo: info.size) { scan in
+                        out += scan.issues.map { "skipped: \($0.description)" }
+                        for record in scan.records {
+                            for change in record.changes {
+                                if change.version.replica == replica { keys.insert(Self.heldKey(change)) }
+                                else { republished.insert(Self.heldKey(change, withReplica: true)) }
+                            }
+                        }
+                    }
+                    held[replica] = (info.name, keys)
+                }
+            case .unrecognisedLog:
+                out.append("skipped: " + LogIssue(file: info.name, offset: nil, kind: .notALog("the name is not nextup-<replica id>.log")).description)
+            default:
+                continue
+            }
+        }
+        return out
+    }
+
+    private func ownLogProblems(_ me: ReplicaID) throws -> [String] {
+        do {
             let name = LogFormat.fileName(for: me)
             guard let state = try storage.ownLogState(), state.replica == me.rawValue else { return [] }
             var unused: Set<Int>? = nil

@@ -48,6 +48,8 @@ public final class SyncEngine: Sendable {
     public let store: TaskStore
     public let peerFolder: URL
     public let cycle: SyncCycle
+    /// Run after every cycle, its folder watched too (the phone bridge).
+    public let companion: (any SyncCompanion)?
 
     /// What the background sync tells its receiver (see the type's contract).
     public enum Event: Sendable, Equatable {
@@ -71,6 +73,9 @@ public final class SyncEngine: Sendable {
         var cycleQueued = false
         /// Set by ``stop()``: queued cycles do not run.
         var stopping = false
+        /// Someone asked for a cycle (``requestSync()``): the next one
+        /// reports its end even when nothing changed.
+        var answerPending = false
     }
 
     private let state = Mutex(State())
@@ -91,9 +96,12 @@ public final class SyncEngine: Sendable {
     ///   - clock: wall-clock time (status times, log headers, versions).
     ///   - watchClock: timer time for the background watcher.
     ///   - watchSystem: the watcher's kernel calls.
+    ///   - companion: another folder kept in step after every cycle (see ``SyncCompanion``).
     public init(store: TaskStore, peerFolder: URL, clock: any PhysicalClock = SystemClock(), options: SyncOptions = SyncOptions(),
-                watchClock: any MonotonicClock = SystemMonotonicClock(), watchSystem: any WatchSystem = LinuxWatchSystem()) {
+                watchClock: any MonotonicClock = SystemMonotonicClock(), watchSystem: any WatchSystem = LinuxWatchSystem(),
+                companion: (any SyncCompanion)? = nil) {
         self.store = store
+        self.companion = companion
         self.peerFolder = peerFolder.standardizedFileURL
         self.clock = clock
         self.watchClock = watchClock
@@ -117,7 +125,16 @@ public final class SyncEngine: Sendable {
     @discardableResult
     public func syncOnce(full: Bool = false, adoptFolder: Bool = false, lockTimeout: Double = 60) throws -> SyncReport {
         try runLocked(lockTimeout: lockTimeout, fullCycle: full, readsPeers: true) {
-            try self.cycle.run(full: full, adoptFolder: adoptFolder)
+            var report = try self.cycle.run(full: full, adoptFolder: adoptFolder)
+            guard let companion = self.companion else { return report }
+            do {
+                let result = try companion.run()
+                report.companion = result
+                if result.changedStore { report.uploaded += try self.cycle.publish().uploaded }
+            } catch {
+                report.companionError = "\(error)"
+            }
+            return report
         }
     }
 
@@ -142,7 +159,7 @@ public final class SyncEngine: Sendable {
         let storeFolder = store.location.folder.standardizedFileURL.path
         let peerPath = peerFolder.path
         let watcher = ChangeWatcher(
-            watching: [store.location.folder, peerFolder],
+            watching: [store.location.folder, peerFolder] + (companion.map { [$0.folder.standardizedFileURL] } ?? []),
             polling: [peerFolder],
             pollIntervalMillis: cycle.options.pollIntervalMillis,
             ignoring: Self.isIgnorable,
@@ -201,7 +218,10 @@ public final class SyncEngine: Sendable {
     /// Asks the background sync for a cycle soon (debounced with changes).
     /// Does nothing unless started.
     public func requestSync() {
-        state.withLock { $0.watcher }?.trigger()
+        state.withLock { s in
+            if s.watcher != nil { s.answerPending = true }
+            return s.watcher
+        }?.trigger()
     }
 
     /// Stops the background sync, waiting for a running cycle to finish.
@@ -217,8 +237,10 @@ public final class SyncEngine: Sendable {
 
     /// Names whose changes never call for a cycle: lock files, SQLite's shared
     /// memory file, temporary files of file-sync tools and of nextup.
+    public static func isIgnorableName(_ name: String) -> Bool { isIgnorable(name) }
+
     static func isIgnorable(_ name: String) -> Bool {
-        name == lockFileName || name == "nextup.lock" || name.hasSuffix("-shm")
+        name == lockFileName || name == "nextup.lock" || name == "vdir.lock" || name.hasSuffix("-shm")
             || PeerFileName.isTemporary(name) || name.hasSuffix(PeerFileName.mergedSuffix)
     }
 
@@ -259,7 +281,11 @@ public final class SyncEngine: Sendable {
             // Recorded in the status by runLocked; a failed full reconcile is retried.
             if full { state.withLock { $0.fullPending = true } }
         }
-        if changedStore || !status.sameApartFromTime(before) { onEvent(.syncFinished(changedStore: changedStore)) }
+        let answer = state.withLock { s -> Bool in
+            defer { s.answerPending = false }
+            return s.answerPending
+        }
+        if changedStore || answer || !status.sameApartFromTime(before) { onEvent(.syncFinished(changedStore: changedStore)) }
     }
 
     private func runLocked(lockTimeout: Double, fullCycle: Bool, readsPeers: Bool, _ body: () throws -> SyncReport) throws -> SyncReport {
@@ -274,11 +300,19 @@ public final class SyncEngine: Sendable {
             let now = clock.nowMillis()
             state.withLock { s in
                 s.status.isSyncing = false
+                s.status.cyclesFinished += 1
                 s.status.lastSuccessMillis = now
                 s.status.lastError = nil
+                s.status.lastSummary = report.lines.first
+                s.status.lastUploaded = report.uploaded
+                s.status.lastMerged = report.merged
                 s.status.pendingLocalChanges = pending
                 if readsPeers { s.status.peersSeen = report.peers.count }
-                s.status.notices = report.notices
+                // What a cycle skipped stays said until a full read (which
+                // reads every line again) or a cycle with news of its own:
+                // the cycles after it read past the damaged line.
+                if fullCycle || !report.notices.isEmpty { s.status.notices = report.notices }
+                if let problem = report.companionError { s.status.lastError = problem }
                 if let (file, ahead) = report.clockSkew.max(by: { $0.value < $1.value }) {
                     s.status.skewWarning = "\(file) holds changes \(SyncReport.duration(ahead)) ahead of this machine's clock"
                 } else if fullCycle {
@@ -290,6 +324,7 @@ public final class SyncEngine: Sendable {
             let pending = try? cycle.storage.pendingLocalChangeCount()
             state.withLock { s in
                 s.status.isSyncing = false
+                s.status.cyclesFinished += 1
                 s.status.lastError = SyncError.describe(error)
                 if let pending { s.status.pendingLocalChanges = pending }
             }

@@ -12,6 +12,13 @@ public struct SyncOptions: Sendable, Equatable {
     /// How often the background sync stat-polls the peer folder (for network
     /// file systems, where inotify sees nothing).
     public var pollIntervalMillis: Int64 = 3_000
+    /// A peer's log not written for this long is retired by the next replica
+    /// that has merged all of it: that replica re-publishes the changes it
+    /// still holds under the peer's id (with their versions) in its own log,
+    /// then sets the log aside (``SyncCycle``), so logs of machines that are
+    /// gone do not pile up. A peer that comes back rewrites its log from its
+    /// store. Zero: never.
+    public var retireLogsAfterMillis: Int64 = 180 * 86_400_000
 
     /// For a one-shot `nextup sync` (no UI on the connection): 10,000 records
     /// per transaction. Records of a reconcile land at random places in the
@@ -22,7 +29,9 @@ public struct SyncOptions: Sendable, Equatable {
     /// write waits for the current transaction (~0.3 s at that size).
     public static let oneShot = SyncOptions(mergeBatch: 10_000)
 
-    public init(compactionMinimumBytes: Int64 = 4 * 1024 * 1024, compactionFactor: Int64 = 4, uploadBatch: Int = 20_000, mergeBatch: Int = 500, pollIntervalMillis: Int64 = 3_000) {
+    public init(compactionMinimumBytes: Int64 = 4 * 1024 * 1024, compactionFactor: Int64 = 4, uploadBatch: Int = 20_000, mergeBatch: Int = 500, pollIntervalMillis: Int64 = 3_000,
+                retireLogsAfterMillis: Int64 = 180 * 86_400_000) {
+        self.retireLogsAfterMillis = retireLogsAfterMillis
         self.mergeBatch = max(1, mergeBatch)
         self.compactionMinimumBytes = compactionMinimumBytes
         self.compactionFactor = compactionFactor

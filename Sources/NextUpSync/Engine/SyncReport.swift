@@ -26,6 +26,10 @@ public struct SyncReport: Sendable, Equatable {
     public var issues: [LogIssue] = []
     /// Conflict copies merged and renamed aside.
     public var conflictCopiesMerged: [String] = []
+    /// Logs of replicas silent past ``SyncOptions/retireLogsAfterMillis``,
+    /// set aside after their changes still held here were re-published.
+    /// (name → how long it had not been written, in ms)
+    public var retiredLogs: [String: Int64] = [:]
     /// Set when this replica's whole log was rewritten.
     public var ownLogRewritten: RewriteReason?
     /// Set when the store turned out to be a copy and took a new replica id.
@@ -41,10 +45,15 @@ public struct SyncReport: Sendable, Equatable {
     /// Bytes this cycle wrote to the peer folder.
     public var bytesWritten: Int64 = 0
 
+    /// What the ``SyncCompanion`` (the phone bridge) did after the cycle, if any.
+    public var companion: SyncCompanionResult?
+    /// Why the companion could not run, if it failed.
+    public var companionError: String?
+
     public init() {}
 
     /// Whether the store's tasks or identity changed.
-    public var changedStore: Bool { merged > 0 || newReplicaID != nil }
+    public var changedStore: Bool { merged > 0 || newReplicaID != nil || companion?.changedStore == true }
 
     /// A human summary, one line each, for `nextup sync`.
     public var lines: [String] {
@@ -57,12 +66,16 @@ public struct SyncReport: Sendable, Equatable {
             out.append("warning: \(file) holds changes \(Self.duration(ahead)) ahead of this machine's clock (merged anyway); check the clocks")
         }
         out += skippedLines
+        out += companion?.lines ?? []
+        if let companionError { out.append("warning: \(companionError)") }
         return out
     }
 
     /// The lines worth a word even in the background (`sync --watch`): what
     /// was repaired, re-published or renamed aside, and what was skipped.
-    public var notices: [String] { repairLines + mergeLines + skippedLines }
+    public var notices: [String] {
+        repairLines + mergeLines + skippedLines + (companion?.notices ?? []) + (companionError.map { [$0] } ?? [])
+    }
 
     private var repairLines: [String] {
         var out: [String] = []
@@ -73,6 +86,9 @@ public struct SyncReport: Sendable, Equatable {
 
     private var mergeLines: [String] {
         var out = conflictCopiesMerged.map { "merged conflict copy \($0) and renamed it aside" }
+        out += retiredLogs.sorted { $0.key < $1.key }.map {
+            "retired \($0.key): not written for \(SyncReport.duration($0.value)); the changes it held are re-published in this replica's log"
+        }
         for (file, count) in republished.sorted(by: { $0.key < $1.key }) {
             out.append("re-published \(count) change\(count == 1 ? "" : "s") that \(file) no longer holds (its machine lost them, e.g. restored from a backup)")
         }

@@ -18,8 +18,18 @@ public struct SyncStatus: Sendable, Equatable {
     /// Whether a cycle is running right now.
     public var isSyncing = false
     /// What the last cycle repaired, re-published or skipped, in plain words
-    /// (``SyncReport/notices``): damaged files are never silent.
+    /// (``SyncReport/notices``): damaged files are never silent. Kept until
+    /// a full cycle or one with notices of its own.
     public var notices: [String] = []
+    /// Cycles finished (with or without error) since the engine started:
+    /// what tells a requested cycle's end from an earlier one.
+    public var cyclesFinished = 0
+    /// What the last successful cycle did, in one line
+    /// ("uploaded 1 change; merged 2 changes into 1 task from 1 peer").
+    public var lastSummary: String?
+    /// What the last successful cycle uploaded and merged (field changes).
+    public var lastUploaded = 0
+    public var lastMerged = 0
 
     public init() {}
 
@@ -28,6 +38,8 @@ public struct SyncStatus: Sendable, Equatable {
         var a = self, b = other
         a.lastSuccessMillis = nil
         b.lastSuccessMillis = nil
+        a.cyclesFinished = 0
+        b.cyclesFinished = 0
         return a == b
     }
 }

@@ -196,6 +196,13 @@ public final class LocalPeerFolder: PeerFolder {
     /// is removed when the folder is listed.
     static let mergedCopyAge: TimeInterval = 7 * 86_400
 
+    /// From the file's modification time (which Syncthing, Dropbox and
+    /// rsync carry over from the writer's machine).
+    public func millisSinceWritten(_ info: PeerFileInfo) -> Int64? {
+        guard info.modified > 0 else { return nil }
+        return Int64(Date().timeIntervalSince1970 * 1000) - info.modified / 1_000_000
+    }
+
     private func removeIfStale(_ name: String, age: TimeInterval) {
         var info = stat()
         guard stat(path(name), &info) == 0 else { return }

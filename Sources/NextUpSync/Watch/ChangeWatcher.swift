@@ -198,6 +198,8 @@ public final class ChangeWatcher: Sendable {
 
     // MARK: - The loop
 
+    /// How often a folder without a watch is looked for (see the loop).
+    static let missingRetryMillis: Int64 = 200
     private static let mask: UInt32 = UInt32(IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO
         | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
 
@@ -264,10 +266,20 @@ public final class ChangeWatcher: Sendable {
         _ = pollFolders()
         ready.signal()
         var nextPoll = clock.monotonicMillis() + pollIntervalMillis
+        // While a folder has no watch (removed, not made again yet, or not
+        // there at all), it is looked for every `missingRetryMillis`, so a
+        // folder made again (a remount) is watched within a moment rather
+        // than at the next poll tick.
+        var nextMissingCheck: Int64?
 
         while true {
             let now = clock.monotonicMillis()
-            let wakeAt = min(nextPoll, debouncer.deadline ?? nextPoll)
+            if inotify >= 0, watches.count < watched.count {
+                if nextMissingCheck == nil { nextMissingCheck = now + Self.missingRetryMillis }
+            } else {
+                nextMissingCheck = nil
+            }
+            let wakeAt = min(nextPoll, debouncer.deadline ?? nextPoll, nextMissingCheck ?? nextPoll)
             var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             let timeout = Int32(clamping: max(0, wakeAt - now))
@@ -343,6 +355,11 @@ public final class ChangeWatcher: Sendable {
             }
 
             let after = clock.monotonicMillis()
+            if let due = nextMissingCheck, after >= due {
+                nextMissingCheck = nil
+                let appeared = addMissingWatches()
+                if !appeared.isEmpty { note(appeared, at: after) }
+            }
             if after >= nextPoll {
                 if inotify < 0 {
                     inotify = system.makeInotify()

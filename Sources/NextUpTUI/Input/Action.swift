@@ -15,12 +15,17 @@ public enum Action: String, CaseIterable, Sendable {
     case setDuration = "set-duration"
     case cycleCategory = "cycle-category"
     case typeCategory = "type-category"
+    case setDue = "set-due"
+    case editNotes = "edit-notes"
+    case details
+    case history
     case toggleNextUp = "toggle-next-up"
     case reorderDown = "reorder-down"
     case reorderUp = "reorder-up"
     case toggleDone = "toggle-done"
     case delete
     case undo
+    case redo
     case filter
     case sort
     case sync
@@ -45,13 +50,18 @@ public enum Action: String, CaseIterable, Sendable {
         case .setDuration: return "set duration (30m, 1h30m, 90)"
         case .cycleCategory: return "next category"
         case .typeCategory: return "type a category"
+        case .setDue: return "due date (2026-12-24, today, fri, +3d)"
+        case .editNotes: return "edit notes in $EDITOR"
+        case .details: return "details of the task (every field)"
+        case .history: return "history: done and deleted tasks"
         case .toggleNextUp: return "move to / from Next Up"
         case .reorderDown: return "move down in Next Up"
         case .reorderUp: return "move up in Next Up"
         case .toggleDone: return "done / undone"
         case .delete: return "delete (z undoes)"
-        case .undo: return "undo this session's last edit"
-        case .filter: return "filter: text, cat:NAME, is:tbd"
+        case .undo: return "undo this session's last edit, if nobody changed it since"
+        case .redo: return "redo what z undid, if nobody changed it since"
+        case .filter: return "filter as you type: words, cat:\"Deep Work\", due:today, is:urgent (Esc clears)"
         case .sort: return "backlog sort: score, due, duration, created"
         case .sync: return "sync now"
         case .help: return "this help"

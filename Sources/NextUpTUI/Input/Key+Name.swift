@@ -58,6 +58,7 @@ extension Key {
         case .backTab: return "backtab"
         case .function(let n): return "f\(n)"
         case .resize: return "resize"
+        case .paste: return "a paste"
         }
     }
 }

@@ -13,4 +13,8 @@ public enum Key: Hashable, Sendable {
     case function(Int)
     /// The terminal changed size; the screen reports the new size separately.
     case resize
+    /// Text the terminal delivered as one paste (bracketed paste): text, never
+    /// keys — a line break in it submits nothing, a letter in it runs no
+    /// action.
+    case paste(String)
 }

@@ -24,12 +24,17 @@ public struct KeyMap: Equatable, Sendable {
         .char("d"): .setDuration,
         .char("c"): .cycleCategory,
         .char("C"): .typeCategory,
+        .char("t"): .setDue,
+        .char("N"): .editNotes,
+        .enter: .details,
+        .char("H"): .history,
         .char("n"): .toggleNextUp,
         .char("J"): .reorderDown,
         .char("K"): .reorderUp,
         .char("x"): .toggleDone, .char(" "): .toggleDone,
         .char("D"): .delete,
         .char("z"): .undo,
+        .char("Z"): .redo,
         .char("/"): .filter,
         .char("s"): .sort,
         .char("r"): .sync,
@@ -50,10 +55,13 @@ public struct KeyMap: Equatable, Sendable {
 
     /// Applies the config file's bindings (action name → key names, several
     /// separated by commas or spaces). Returns the map and one plain-words
-    /// problem per binding that could not be used; those are skipped.
+    /// problem per binding that could not be used (those are skipped), per
+    /// key that two bindings give to two actions (the later name, in
+    /// alphabetical order, keeps it), and per action left with no key.
     public func applying(_ bindings: [String: String]) -> (map: KeyMap, problems: [String]) {
         var map = self
         var problems: [String] = []
+        var givenBy: [Key: Action] = [:]
         for (name, keyList) in bindings.sorted(by: { $0.key < $1.key }) {
             guard let action = Action(rawValue: name) else {
                 problems.append("unknown action '\(name)' in key bindings")
@@ -66,7 +74,16 @@ public struct KeyMap: Equatable, Sendable {
                 continue
             }
             for (k, a) in map.actions where a == action { map.actions[k] = nil }
-            for k in keys { map.actions[k] = action }
+            for k in keys {
+                if let other = givenBy[k], other != action {
+                    problems.append("key '\(k.name)' is bound to both \(other.rawValue) and \(action.rawValue) in [keys]; \(action.rawValue) keeps it")
+                }
+                givenBy[k] = action
+                map.actions[k] = action
+            }
+        }
+        for action in Action.allCases where map.keys(for: action).isEmpty {
+            problems.append("\(action.rawValue) has no key left: [keys] gave its keys to other actions")
         }
         return (map, problems)
     }

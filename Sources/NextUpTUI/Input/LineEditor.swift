@@ -22,9 +22,26 @@ public struct LineEditor: Equatable, Sendable {
     public mutating func handle(_ key: Key) -> Bool {
         switch key {
         case .char(let c):
-            guard c.unicodeScalars.allSatisfy({ $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }) else { return true }
+            guard Self.isPrintable(c) else { return true }
+            // A combining mark typed after a letter joins it: the editor's
+            // characters are graphemes, so backspace removes e + ◌́ at once.
+            if cursor > 0 {
+                let joined = Array(String(characters[cursor - 1]) + String(c))
+                if joined.count == 1 {
+                    characters[cursor - 1] = joined[0]
+                    return true
+                }
+            }
             characters.insert(c, at: cursor)
             cursor += 1
+        case .paste(let text):
+            // One line: line breaks and tabs become spaces, other control
+            // characters are dropped.
+            let line = text.replacingOccurrences(of: "\r\n", with: " ").map { c -> Character in
+                c == "\n" || c == "\r" || c == "\t" ? " " : c
+            }.filter(Self.isPrintable)
+            characters.insert(contentsOf: line, at: cursor)
+            cursor += line.count
         case .left, .ctrl("b"): cursor = max(0, cursor - 1)
         case .right, .ctrl("f"): cursor = min(characters.count, cursor + 1)
         case .home, .ctrl("a"): cursor = 0
@@ -48,5 +65,9 @@ public struct LineEditor: Equatable, Sendable {
             return false
         }
         return true
+    }
+
+    static func isPrintable(_ c: Character) -> Bool {
+        c.unicodeScalars.allSatisfy { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }
     }
 }

@@ -25,6 +25,9 @@ public struct Layout: Equatable, Sendable {
 
     public var isTooSmall: Bool { width < Self.minWidth || height < Self.minHeight }
 
+    /// Rows of the history (between its header and the message line).
+    public var historyRows: Int { max(1, height - 4) }
+
     public func rows(for pane: Pane) -> Int { pane == .nextUp ? nextUpRows : backlogRows }
 
     /// Screen row of a pane's header line.
@@ -40,6 +43,10 @@ extension AppState {
     public func visibleIDs(margin: Int = 0) -> [TaskID] {
         let layout = self.layout
         var out: [TaskID] = []
+        if let h = history {
+            let lo = max(0, h.top - margin), hi = min(h.count, h.top + layout.historyRows + margin)
+            if lo < hi { out.append(contentsOf: h.ids[lo..<hi]) }
+        }
         for pane in Pane.allCases {
             let p = self[pane]
             let lo = max(0, p.top - margin), hi = min(p.count, p.top + layout.rows(for: pane) + margin)

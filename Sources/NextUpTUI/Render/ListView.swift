@@ -8,8 +8,12 @@ enum ListView {
         let focused = state.focus == pane
         let style: Style = focused ? .headerFocused : .header
         var b = LineBuilder(width: width)
-        var name = (focused ? "▸ " : "  ") + "\(pane.title) · \(state[pane].count)"
+        var name = (focused ? "▸ " : "  ") + "\(pane.title) · \(state.openCount(pane))"
         if pane == .backlog { name += " · by \(state.sort.rawValue)" }
+        if pane == .nextUp, let total = state.nextUpTotal { name += " · \(total)" }
+        // A pane holding more rows than it shows says which ones it shows.
+        let p = state[pane], shown = state.layout.rows(for: pane)
+        if p.count > shown { name += " · \(p.top + 1)-\(min(p.count, p.top + shown))/\(p.count)" }
         b.add(name, style, exactly: RowColumns.marker + cols.title)
         b.add(" urg", style, exactly: 1 + RowColumns.urgency)
         b.add(" imp", style, exactly: 1 + RowColumns.importance)
@@ -35,7 +39,7 @@ enum ListView {
             for i in p.top..<end {
                 let id = p.ids[i]
                 lines.append(row(id, state.rows[id], selected: id == p.selected, focused: state.focus == pane,
-                                 changed: state.highlights[id] != nil, width: width))
+                                 changed: state.highlights[id] != nil, width: width, today: state.today))
             }
         }
         while lines.count < height { lines.append(ScreenLine([Span(String(repeating: " ", count: max(0, width)))])) }
@@ -44,7 +48,10 @@ enum ListView {
 
     /// One task as one line: marker, title (then its tags, `+name`),
     /// urgency, importance, duration, category, due. Unset triage attributes show as `?`.
-    static func row(_ id: TaskID, _ task: TaskItem?, selected: Bool, focused: Bool, changed: Bool, width: Int) -> ScreenLine {
+    /// A due date today reads `today`, an overdue one ends in `!` (so both
+    /// stand out without colour too) and both get their own style.
+    static func row(_ id: TaskID, _ task: TaskItem?, selected: Bool, focused: Bool, changed: Bool, width: Int,
+                    today: DueDate? = nil) -> ScreenLine {
         let cols = RowColumns(width: width)
         let base: Style
         if selected { base = focused ? .selected : .selectedInactive }
@@ -70,7 +77,9 @@ enum ListView {
         if cols.category > 0 { cell(task.category, cols.category) }
         if cols.showDue {
             b.add(" ", base, exactly: 1)
-            b.add(task.due?.description ?? "", base, exactly: RowColumns.due)
+            let when = today.map { DueState(task.due, today: $0) } ?? .none
+            let text = switch when { case .none: task.due?.description ?? ""; case .today: "today"; case .overdue: (task.due?.description ?? "") + "!" }
+            b.add(text, when == .none || task.isDone || base != .normal ? base : when.style, exactly: RowColumns.due)
         }
         return b.line(padding: base)
     }

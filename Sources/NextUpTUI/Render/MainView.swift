@@ -10,6 +10,10 @@ public enum MainView {
         var lines: [ScreenLine] = [StatusView.titleBar(state, width: width)]
         if state.showHelp {
             lines += HelpView.lines(state, width: width, height: height - 3)
+        } else if state.showDetail {
+            lines += DetailView.lines(state, width: width, height: height - 3)
+        } else if state.history != nil {
+            lines += HistoryView.lines(state, width: width, height: height - 3)
         } else {
             lines.append(ListView.header(.nextUp, state, width: width))
             lines += ListView.rows(.nextUp, state, width: width, height: layout.nextUpRows)
@@ -26,9 +30,24 @@ public enum MainView {
 
     /// A polite message when the terminal is below the minimum size.
     static func tooSmall(width: Int, height: Int) -> Frame {
-        let words = ["Terminal too small (\(width)×\(height)).",
-                     "nextup needs at least \(Layout.minWidth)×\(Layout.minHeight).",
-                     "Make the window larger, or press q to quit."]
+        let sentences = ["Terminal too small (\(width)×\(height)).",
+                         "nextup needs at least \(Layout.minWidth)×\(Layout.minHeight).",
+                         "Make the window larger, or press q to quit."]
+        // Wrapped at spaces so that no word is cut on a narrow screen.
+        var words: [String] = []
+        for sentence in sentences {
+            var line = ""
+            for word in sentence.split(separator: " ") {
+                let next = line.isEmpty ? String(word) : line + " " + word
+                if TerminalWidth.width(of: next) > width, !line.isEmpty {
+                    words.append(line)
+                    line = String(word)
+                } else {
+                    line = next
+                }
+            }
+            if !line.isEmpty { words.append(line) }
+        }
         var lines = Array(repeating: ScreenLine([Span(String(repeating: " ", count: max(0, width)))]), count: max(0, height))
         let start = max(0, (height - words.count) / 2)
         for (i, text) in words.enumerated() where start + i < height {

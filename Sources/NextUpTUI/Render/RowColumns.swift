@@ -5,7 +5,7 @@ struct RowColumns: Equatable {
     static let urgency = 3
     static let importance = 3
     static let duration = 5
-    static let due = 10
+    static let due = 11
 
     let showDue: Bool
     let category: Int

@@ -5,8 +5,11 @@ enum StatusView {
     static func titleBar(_ state: AppState, width: Int) -> ScreenLine {
         var b = LineBuilder(width: width)
         b.add(" nextup", .title)
-        if !state.filter.isEmpty { b.add("  filter: \(state.filter.query)", .title) }
-        let right = "Next Up \(state.nextUp.count) · Backlog \(state.backlog.count) "
+        if !state.filter.isEmpty {
+            let shown = state.nextUp.count + state.backlog.count
+            b.add("  filter: \(state.filter.query) · \(shown) \(shown == 1 ? "match" : "matches") · Esc clears", .title)
+        }
+        let right = "Next Up \(state.openCount(.nextUp)) · Backlog \(state.openCount(.backlog)) "
         let rw = TerminalWidth.width(of: right)
         if b.remaining > rw + 2 {
             b.pad(leaving: rw, .title)
@@ -17,17 +20,36 @@ enum StatusView {
 
     /// Words for the sync state: "synced 4s ago · 2 peers", "syncing…",
     /// "local only", or the problem. Second value: whether it is a problem.
-    static func syncText(_ sync: SyncDisplay, nowMillis: Int64) -> (String, Bool) {
+    static func syncText(_ sync: SyncDisplay, nowMillis: Int64, awaiting: Bool = false) -> (String, Bool) {
         guard sync.enabled else { return ("local only — no peer folder", false) }
         if let problem = sync.problem { return ("sync: \(problem)", true) }
         var parts: [String] = []
-        if sync.isSyncing { parts.append("syncing…") }
+        if sync.isSyncing || awaiting { parts.append("syncing…") }
         else if let last = sync.lastSuccessMillis { parts.append("synced \(age(nowMillis - last))") }
         else { parts.append("not synced yet") }
-        parts.append(sync.peers == 1 ? "1 peer" : "\(sync.peers) peers")
+        parts.append(sync.vdirOnly ? "vdir" : sync.peers == 1 ? "1 peer" : "\(sync.peers) peers")
         if sync.pendingLocalChanges > 0 { parts.append("\(sync.pendingLocalChanges) to send") }
         if let skew = sync.skewWarning { parts.append(skew) }
-        return (parts.joined(separator: " · "), sync.skewWarning != nil)
+        // A damaged line or a skipped file is never silent: said first, so
+        // that a narrow bar still shows it (`nextup doctor` says it in full).
+        let skipped = sync.notices.filter { $0.hasPrefix("skipped: ") }.map(shortenLogNames)
+        return ((skipped + parts).joined(separator: " · "), sync.skewWarning != nil || !skipped.isEmpty)
+    }
+
+    /// `nextup-1f0f0f0f-0000-4000-8000-000000000000.log` as `nextup-1f0f0f0f….log`.
+    static func shortenLogNames(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let start = rest.range(of: "nextup-") {
+            out += rest[..<start.upperBound]
+            rest = rest[start.upperBound...]
+            let id = rest.prefix(36)
+            if id.count == 36, rest.dropFirst(36).hasPrefix(".log"), id.filter({ $0 == "-" }).count == 4 {
+                out += id.prefix(8) + "…"
+                rest = rest.dropFirst(36)
+            }
+        }
+        return out + rest
     }
 
     /// "just now", "4s ago", "3m ago", "2h ago", "5d ago".
@@ -46,10 +68,16 @@ enum StatusView {
             b.add(" \(error)", .error)
             return b.line(padding: .error)
         }
-        let (text, problem) = syncText(state.sync, nowMillis: state.nowMillis)
+        if let prompt = state.prompt, prompt.conflict != nil {
+            b.add(" o overwrite with yours: “\(Sanitizer.visible(prompt.editor.text))” · k keep theirs · e edit", .status)
+            return b.line(padding: .status)
+        }
+        let (text, problem) = syncText(state.sync, nowMillis: state.nowMillis, awaiting: state.syncAwaited != nil)
         let style: Style = problem ? .statusProblem : .status
         b.add(" " + text, style)
-        let right = " ? help · q quit "
+        let right = " " + [(Action.help, "help"), (.quit, "quit")].compactMap { action, word in
+            state.keyMap.keys(for: action).first.map { "\($0.name) \(word)" }
+        }.joined(separator: " · ") + " "
         let rw = TerminalWidth.width(of: right)
         if b.remaining >= rw {
             b.pad(leaving: rw, .status)
@@ -61,6 +89,10 @@ enum StatusView {
     /// The prompt (with the cursor's column) or the message, or key hints.
     static func messageLine(_ state: AppState, width: Int) -> (ScreenLine, cursorCol: Int?) {
         var b = LineBuilder(width: width)
+        if let prompt = state.prompt, let conflict = prompt.conflict {
+            b.add(" \(conflict.text)", .error)
+            return (b.line(padding: .error), nil)
+        }
         if let prompt = state.prompt {
             b.add(prompt.label, .header, cells: max(1, width / 2))
             let room = b.remaining
@@ -73,12 +105,22 @@ enum StatusView {
             b.add(" " + m.text, m.isError ? .error : .message)
             return (b.line(), nil)
         }
+        // As many hints as fit whole, the help key's always last.
         let hints: [(Action, String)] = [(.add, "add"), (.editTitle, "title"), (.cycleUrgency, "urgency"),
                                          (.cycleImportance, "importance"), (.setDuration, "duration"),
-                                         (.cycleCategory, "category"), (.toggleNextUp, "next up"), (.toggleDone, "done"),
-                                         (.undo, "undo"), (.filter, "filter"), (.sort, "sort"), (.help, "help")]
-        let text = hints.compactMap { action, word in state.keyMap.keys(for: action).first.map { "\($0.name) \(word)" } }
-            .joined(separator: " · ")
+                                         (.toggleNextUp, "next up"), (.toggleDone, "done"), (.details, "details"),
+                                         (.filter, "filter"), (.undo, "undo"), (.cycleCategory, "category"),
+                                         (.setDue, "due"), (.history, "history"), (.sort, "sort")]
+        let words = hints.compactMap { action, word in state.keyMap.keys(for: action).first.map { "\($0.name) \(word)" } }
+        let help = state.keyMap.keys(for: .help).first.map { "\($0.name) help" }
+        var text = ""
+        for word in words {
+            let next = text.isEmpty ? word : text + " · " + word
+            let withHelp = help.map { next + " · " + $0 } ?? next
+            if TerminalWidth.width(of: " " + withHelp) > width { break }
+            text = next
+        }
+        if let help { text = text.isEmpty ? help : text + " · " + help }
         b.add(" " + text, .unset)
         return (b.line(), nil)
     }

@@ -15,6 +15,9 @@ public enum Style: Hashable, Sendable, CaseIterable {
     case message
     case error
     case help
+    /// A due date before today, and one that is today.
+    case overdue
+    case dueToday
 }
 
 /// A run of text in one style.

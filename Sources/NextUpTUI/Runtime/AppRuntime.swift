@@ -1,3 +1,4 @@
+import Foundation
 import NextUpCore
 
 /// Runs the reducer against real collaborators: performs the effects on the
@@ -15,24 +16,39 @@ public final class AppRuntime {
     let screen: Screen
     let sync: SyncSource?
     let clock: PhysicalClock
+    /// Where notes are edited (`$EDITOR` in the app); nil: notes cannot be edited.
+    let editor: TextEditing?
+    /// The local time zone's offset from UTC at a moment, in seconds.
+    let utcOffset: (Int64) -> Int
+    /// Problems found while starting (a bad `[keys]` table, sync that could
+    /// not start), shown once the screen is up.
+    public var startProblems: [String] = []
     private var lastToken: Int?
     private var needsReload = false
     /// Set while the store folder cannot be watched: ticks check the store.
     private var watchProblem: String?
 
-    public init(state: AppState, backend: TaskBackend, screen: Screen, sync: SyncSource? = nil, clock: PhysicalClock = SystemClock()) {
+    public init(state: AppState, backend: TaskBackend, screen: Screen, sync: SyncSource? = nil, clock: PhysicalClock = SystemClock(),
+                editor: TextEditing? = nil,
+                utcOffset: @escaping (Int64) -> Int = { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0) / 1000)) }) {
         self.state = state
+        self.editor = editor
+        self.utcOffset = utcOffset
         self.backend = backend
         self.screen = screen
         self.sync = sync
         self.clock = clock
+        self.state.replica = backend.replica()
     }
 
     /// Reads the size, the clock, the lists and the sync state, and draws.
     public func start() {
         let (w, h) = screen.size()
         send(.resize(cols: w, rows: h))
-        send(.tick(nowMillis: clock.nowMillis()))
+        let now = clock.nowMillis()
+        send(.tick(nowMillis: now))
+        send(.timeZone(utcOffsetSeconds: utcOffset(now)))
+        if !startProblems.isEmpty { send(.failed(startProblems.joined(separator: "; "))) }
         if let sync { send(.syncStatus(sync.display())) }
         reload(external: false)
         settle()
@@ -78,8 +94,13 @@ public final class AppRuntime {
             }
             watchProblem = problem
             if let sync { send(.syncStatus(sync.display())) }
+        case .signal(let number):
+            send(.signal(number))
         case .tick:
-            send(.tick(nowMillis: clock.nowMillis()))
+            let now = clock.nowMillis()
+            send(.tick(nowMillis: now))
+            let offset = utcOffset(now)
+            if offset != state.utcOffsetSeconds { send(.timeZone(utcOffsetSeconds: offset)) }
             if watchProblem != nil { reloadIfTheStoreMoved() }
         }
     }
@@ -103,6 +124,7 @@ public final class AppRuntime {
         var wait: Int64 = 1_000
         let now = state.nowMillis
         for until in state.highlights.values { wait = min(wait, until - now) }
+        for until in state.keepDoneUntil.values { wait = min(wait, until - now) }
         if let m = state.message { wait = min(wait, m.untilMillis - now) }
         return Int(max(10, wait))
     }
@@ -125,9 +147,13 @@ public final class AppRuntime {
             let now = clock.nowMillis()
             send(.tick(nowMillis: now))
             let (next, backlog) = try backend.listIDs(state.query, nowMillis: now)
-            let probe = Reducer.probe(state, nextUp: next, backlog: backlog)
-            let rows = try backend.rows(probe.visibleIDs(margin: 3))
-            send(.reloaded(Listing(nextUp: next, backlog: backlog, rows: rows), external: external))
+            let history = state.history == nil ? nil : try backend.historyIDs(limit: AppState.historyLimit)
+            let probe = Reducer.probe(state, nextUp: next, backlog: backlog, history: history)
+            // Next Up's rows all, for its planned time (it is a day's list;
+            // a huge one shows no total rather than a wrong one).
+            let planned = next.count <= AppState.historyLimit ? next : []
+            let rows = try backend.rows(Array(Set(probe.visibleIDs(margin: 3) + planned)))
+            send(.reloaded(Listing(nextUp: next, backlog: backlog, rows: rows, history: history), external: external))
             lastToken = token
         } catch {
             send(.failed("could not read the store: \(error)"))
@@ -146,22 +172,50 @@ public final class AppRuntime {
 
     func perform(_ effect: Effect) {
         switch effect {
-        case .write(let write, let undo):
+        case .write(let write, let seen, let undo):
             do {
-                let id = try backend.perform(write)
-                send(.wrote(write, task: id, undo: undo))
+                let (task, changed) = try backend.perform(write, expecting: seen)
+                // A write that changed nothing leaves nothing to undo.
+                var undo = changed ? undo : nil
+                undo?.written = task.seen(write.fields)
+                undo?.prior = seen.filter { write.fields.contains($0.key) }
+                send(.wrote(write, task: task.id, undo: undo))
+            } catch let stale as StaleWrite {
+                send(.stale(stale, .edit))
             } catch {
                 send(.failed("could not save: \(error)"))
             }
             needsReload = true
-        case .undo(let entry):
+        case .undo(let entry), .redo(let entry):
+            let redo = if case .redo = effect { true } else { false }
             do {
-                let id = try backend.perform(entry.inverse)
-                send(.wrote(entry.inverse, task: id, undo: nil))
+                let (task, changed) = try backend.perform(entry.inverse, expecting: entry.written)
+                if changed {
+                    send(.undone(entry, leaving: task.seen(entry.inverse.fields), redo: redo))
+                } else {
+                    // It already held the earlier value (set elsewhere): the
+                    // entry is spent, and redo must not write over that.
+                    send(.failed("nothing to \(redo ? "redo" : "undo") for \(entry.description): it already is that way"))
+                }
+            } catch let stale as StaleWrite {
+                send(.stale(stale, redo ? .redo(entry) : .undo(entry)))
             } catch {
-                send(.failed("could not undo: \(error)"))
+                send(.failed("could not \(redo ? "redo" : "undo"): \(error)"))
             }
             needsReload = true
+        case .editNotes(let id, let text, let original, let seen):
+            guard let editor else {
+                send(.failed("notes cannot be edited here (no editor)"))
+                return
+            }
+            do {
+                let edited = try editor.edit(text)
+                screen.redrawAll()
+                send(.notesEdited(id, text: edited, original: original, seen: seen))
+            } catch {
+                screen.redrawAll()
+                send(.failed("notes not changed: \(error)"))
+            }
         case .reload:
             needsReload = true
         case .syncNow:

@@ -8,8 +8,8 @@ import NextUpSync
 final class EngineSync: SyncSource, Sendable {
     let engine: SyncEngine
 
-    init(store: TaskStore, peerFolder: URL) {
-        engine = SyncEngine(store: store, peerFolder: peerFolder)
+    init(store: TaskStore, peerFolder: URL, companion: (any SyncCompanion)? = nil) {
+        engine = SyncEngine(store: store, peerFolder: peerFolder, companion: companion)
     }
 
     func start(post: @escaping @Sendable (LoopEvent) -> Void) throws {
@@ -28,9 +28,13 @@ final class EngineSync: SyncSource, Sendable {
     func display() -> SyncDisplay {
         let s = engine.status
         let problems = [s.lastError, s.watchProblem].compactMap { $0 }
-        return SyncDisplay(enabled: true, isSyncing: s.isSyncing, lastSuccessMillis: s.lastSuccessMillis,
-                           peers: s.peersSeen, pendingLocalChanges: s.pendingLocalChanges,
-                           problem: problems.isEmpty ? nil : problems.joined(separator: "; "), skewWarning: s.skewWarning)
+        var display = SyncDisplay(enabled: true, isSyncing: s.isSyncing, lastSuccessMillis: s.lastSuccessMillis,
+                                  peers: s.peersSeen, pendingLocalChanges: s.pendingLocalChanges,
+                                  problem: problems.isEmpty ? nil : problems.joined(separator: "; "), skewWarning: s.skewWarning)
+        display.notices = s.notices
+        display.cyclesFinished = s.cyclesFinished
+        display.summary = s.lastSummary
+        return display
     }
 
     func requestSync() { engine.requestSync() }

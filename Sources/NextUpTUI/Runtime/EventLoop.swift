@@ -19,7 +19,9 @@ final class EventLoop {
         self.signals = signals
     }
 
-    func run() {
+    /// Runs until the person quits; returns the process's exit status.
+    @discardableResult
+    func run() -> Int32 {
         runtime.start()
         var fds = [
             pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
@@ -30,12 +32,13 @@ final class EventLoop {
             for i in fds.indices { fds[i].revents = 0 }
             let n = poll(&fds, nfds_t(fds.count), Int32(runtime.nextDeadline))
             if n < 0 && errno != EINTR { break }
-            if fds[2].revents != 0 { break }
             if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { break }
             var events = screen.readKeys().map(LoopEvent.init(key:))
+            if fds[2].revents != 0 { events += signals.take().map { .signal(Int32($0)) } }
             if fds[1].revents & Int16(POLLIN) != 0 { events += inbox.take() }
             if n == 0 { events.append(.tick) }
             if !events.isEmpty { runtime.handle(events) }
         }
+        return runtime.state.exitStatus
     }
 }

@@ -20,6 +20,8 @@ public enum LoopEvent: Equatable, Sendable {
     /// Watching the store folder failed (the reason) or works again (nil).
     /// While it fails, every tick checks the store's change token instead.
     case watchProblem(String?)
+    /// SIGINT (Ctrl-C), SIGTERM or SIGHUP arrived.
+    case signal(Int32)
     /// The clock moved on (the loop's timeout: ages, highlights, messages).
     case tick
 

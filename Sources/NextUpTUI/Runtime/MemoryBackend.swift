@@ -11,7 +11,7 @@ public final class MemoryBackend: TaskBackend {
     /// Set to make every call throw this message.
     public var failure: String?
     private var clock = HybridClock()
-    private let replica = ReplicaID.make()
+    private let replicaID = ReplicaID.make()
     private var now: Int64
 
     public struct Failure: Error, CustomStringConvertible {
@@ -27,10 +27,10 @@ public final class MemoryBackend: TaskBackend {
     @discardableResult
     public func add(_ title: String, nextUp: Bool = false, _ configure: (inout TaskItem) -> Void = { _ in }) -> TaskID {
         var t = TaskItem(id: TaskID.make())
-        stamp(&t, .title, .string(title))
-        stamp(&t, .created, .int(now))
+        try? stamp(&t, .title, .string(title))
+        try? stamp(&t, .created, .int(now))
         if let key = nextUp ? try? NextUpPlace.end.keys(for: t.id, in: [], lastKey: lastKey).first?.1 : nil {
-            stamp(&t, .nextUp, .string(key))
+            try? stamp(&t, .nextUp, .string(key))
         }
         configure(&t)
         tasks[t.id] = t
@@ -38,20 +38,30 @@ public final class MemoryBackend: TaskBackend {
         return t.id
     }
 
-    /// Changes one field as another process would.
-    public func edit(_ id: TaskID, _ field: TaskField, _ value: FieldValue) {
+    /// Changes one field as another process on this store would, or (with
+    /// `by`) as a merge from another replica would leave it.
+    public func edit(_ id: TaskID, _ field: TaskField, _ value: FieldValue, by replica: ReplicaID? = nil) {
         guard var t = tasks[id] else { return }
-        stamp(&t, field, value)
+        try? stamp(&t, field, value, by: replica)
         if t != tasks[id] { token += 1 }
         tasks[id] = t
     }
 
+    public func replica() -> ReplicaID? { replicaID }
+
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
         try check()
-        let listed = tasks.values.filter { !$0.deleted && ($0.isOpen || query.keepDone.contains($0.id)) && query.filter.matches($0) }
+        let listed = tasks.values.filter { !$0.deleted && ($0.isOpen || query.keepDone.contains($0.id)) && query.filter.matches($0, today: query.today) }
         let next = listed.filter(\.isNextUp).sorted(by: TaskOrdering.nextUpPrecedes)
         let backlog = TaskOrdering.sorted(listed.filter { !$0.isNextUp }, by: query.sort, nowMillis: nowMillis)
         return (next.map(\.id), backlog.map(\.id))
+    }
+
+    public func historyIDs(limit: Int) throws -> [TaskID] {
+        try check()
+        let past = tasks.values.filter { $0.deleted || $0.isDone }
+            .sorted { $0.modified != $1.modified ? $0.modified > $1.modified : $0.id.rawValue < $1.id.rawValue }
+        return past.prefix(limit).map(\.id)
     }
 
     public func rows(_ ids: [TaskID]) throws -> [TaskItem] {
@@ -64,33 +74,42 @@ public final class MemoryBackend: TaskBackend {
         return token
     }
 
-    public func perform(_ write: Write) throws -> TaskID {
+    public func perform(_ write: Write, expecting seen: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) {
         try check()
         if case .add(let title, let toNextUp) = write {
-            let id = add(title, nextUp: toNextUp)
-            return id
+            return (tasks[add(title, nextUp: toNextUp)]!, true)
         }
-        guard let id = write.task, tasks[id] != nil else { throw Failure(description: "no such task") }
+        guard let id = write.task, let task = tasks[id] else { throw Failure(description: "no such task") }
+        var keys: [(TaskID, String)] = []
+        let own: (TaskField, FieldValue)
         switch write {
-        case .add: break
-        case .setTitle(_, let s): edit(id, .title, .string(s))
-        case .setUrgency(_, let u): edit(id, .urgency, u.map { .string($0.rawValue) } ?? .null)
-        case .setImportance(_, let i): edit(id, .importance, i.map { .int(Int64($0.rawValue)) } ?? .null)
-        case .setDuration(_, let d): edit(id, .duration, d.map { .int(Int64($0.minutes)) } ?? .null)
-        case .setCategory(_, let c): edit(id, .category, c.map { .string($0) } ?? .null)
-        case .complete: edit(id, .done, .int(now))
-        case .reopen: edit(id, .done, .null)
-        case .delete: edit(id, .deleted, .bool(true))
-        case .restore: edit(id, .deleted, .bool(false))
-        case .removeFromNextUp: edit(id, .nextUp, .null)
+        case .add: fatalError("handled above")
+        case .setTitle(_, let s): own = (.title, .string(s))
+        case .setUrgency(_, let u): own = (.urgency, u.map { .string($0.rawValue) } ?? .null)
+        case .setImportance(_, let i): own = (.importance, i.map { .int(Int64($0.rawValue)) } ?? .null)
+        case .setDuration(_, let d): own = (.duration, d.map { .int(Int64($0.minutes)) } ?? .null)
+        case .setCategory(_, let c): own = (.category, c.map { .string($0) } ?? .null)
+        case .setDue(_, let d): own = (.due, d.map { .string($0.description) } ?? .null)
+        case .setNotes(_, let n): own = (.notes, .string(n))
+        case .complete: own = (.done, task.isDone ? task.value(of: .done) : .int(now))
+        case .reopen: own = (.done, .null)
+        case .delete: own = (.deleted, .bool(true))
+        case .restore: own = (.deleted, .bool(false))
+        case .removeFromNextUp: own = (.nextUp, .null)
         case .placeInNextUp(_, let place):
             do {
-                for (task, key) in try place.keys(for: id, in: Array(tasks.values), lastKey: lastKey) { edit(task, .nextUp, .string(key)) }
+                keys = try place.keys(for: id, in: Array(tasks.values), lastKey: lastKey)
             } catch {
                 throw Failure(description: "\(error)")
             }
+            own = (.nextUp, keys.first.map { .string($0.1) } ?? task.value(of: .nextUp))
         }
-        return id
+        var t = task
+        try stamp(&t, own.0, own.1, expecting: seen)
+        if t != task { token += 1 }
+        tasks[id] = t
+        for (other, key) in keys.dropFirst() { edit(other, .nextUp, .string(key)) }
+        return (t, t != task)
     }
 
     private func check() throws {
@@ -100,10 +119,13 @@ public final class MemoryBackend: TaskBackend {
     /// The greatest order key in use, as the store's.
     private var lastKey: String? { tasks.values.compactMap(\.nextUpPosition).max() }
 
-    /// One local edit (Core's): conditional, versioned; a no-op changes nothing.
-    private func stamp(_ t: inout TaskItem, _ field: TaskField, _ value: FieldValue) {
+    /// One local edit (Core's): conditional, versioned, checked against what
+    /// the caller saw; a no-op changes nothing.
+    private func stamp(_ t: inout TaskItem, _ field: TaskField, _ value: FieldValue,
+                       by replica: ReplicaID? = nil, expecting seen: [TaskField: Version?] = [:]) throws {
         now += 1
-        guard let outcome = try? LocalEdit.apply([(field, value)], to: t, clock: clock, replica: replica, now: now) else { return }
+        let outcome = try LocalEdit.apply([(field, value)], to: t, clock: clock, replica: replica ?? replicaID, now: now,
+                                          expecting: seen)
         t = outcome.task
         clock = outcome.clock
     }

@@ -2,6 +2,10 @@ import CNcursesw
 import Glibc
 import NextUpCore
 
+/// The key codes ncurses reports for the bracketed-paste markers.
+private let pasteStartCode = KEY_MAX + 1
+private let pasteEndCode = KEY_MAX + 2
+
 /// The real terminal, through ncursesw. Only the event loop's thread calls it.
 ///
 /// Contract: ``start(color:)`` puts the terminal in cbreak/noecho/keypad mode
@@ -14,6 +18,10 @@ public final class NcursesScreen: Screen {
     private var forceFull = false
     private var attributes: [Style: Int32] = [:]
     private var cursorVisible: Int32 = -1
+    /// The text of a paste still arriving (between the two markers).
+    private var pasting: String?
+    /// The locale is not UTF-8 (`LANG=C`): text is drawn in ASCII.
+    private var ascii = false
 
     private init() {}
 
@@ -29,6 +37,12 @@ public final class NcursesScreen: Screen {
             throw TerminalAppError("cannot start the screen: the terminal type '\(Sanitizer.visible(term))' is unknown (check TERM)")
         }
         set_term(screen)
+        guard nu_has_cursor_addressing() != 0 else {
+            endwin()
+            delscreen(screen)
+            let term = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw TerminalAppError("TERM=\(Sanitizer.visible(term)) cannot show the task screen (it cannot move the cursor); nextup list and the other commands work")
+        }
         cbreak()
         noecho()
         nonl()
@@ -36,7 +50,13 @@ public final class NcursesScreen: Screen {
         intrflush(nu_stdscr(), false)
         set_escdelay(25)
         nu_timeout(0)
+        // Bracketed paste: the terminal wraps a paste in ESC[200~ … ESC[201~,
+        // which ncurses reports as two key codes of our own.
+        _ = define_key("\u{1b}[200~", pasteStartCode)
+        _ = define_key("\u{1b}[201~", pasteEndCode)
+        Self.writeToTerminal("\u{1b}[?2004h")
         let s = NcursesScreen()
+        s.ascii = nu_locale_is_utf8() == 0
         s.setUpStyles(color: color && has_colors())
         return s
     }
@@ -47,6 +67,31 @@ public final class NcursesScreen: Screen {
         stopped = true
         curs_set(1)
         endwin()
+        Self.writeToTerminal("\u{1b}[?2004l")
+    }
+
+    /// Hands the terminal to another program (the notes editor) for a while:
+    /// the normal screen, cooked mode, no bracketed paste.
+    public func suspend() {
+        guard !stopped else { return }
+        Self.writeToTerminal("\u{1b}[?2004l")
+        _ = def_prog_mode()
+        _ = endwin()
+    }
+
+    /// Takes the terminal back after ``suspend()`` and repaints everything.
+    public func resume() {
+        guard !stopped else { return }
+        _ = reset_prog_mode()
+        Self.writeToTerminal("\u{1b}[?2004h")
+        forceFull = true
+        lastFrame = nil
+        _ = nu_refresh()
+    }
+
+    private static func writeToTerminal(_ text: String) {
+        var bytes = Array(text.utf8)
+        _ = write(1, &bytes, bytes.count)
     }
 
     public func size() -> (width: Int, height: Int) { (Int(nu_cols()), Int(nu_lines())) }
@@ -69,7 +114,7 @@ public final class NcursesScreen: Screen {
             for span in line.spans {
                 _ = nu_move(Int32(y), Int32(x))
                 _ = nu_attrset(attributes[span.style] ?? 0)
-                _ = nu_addnstr(span.text, -1)
+                _ = nu_addnstr(ascii ? Self.asciiText(span.text) : span.text, -1)
                 x += TerminalWidth.width(of: span.text)
             }
         }
@@ -84,6 +129,30 @@ public final class NcursesScreen: Screen {
         lastFrame = frame
     }
 
+    /// The text in ASCII for a terminal whose locale is not UTF-8, cell for
+    /// cell: the screen's own marks get ASCII look-alikes (`▸` `>`, `✓` `x`,
+    /// `·` `|`, `…` `~`), any other character a `?` per cell it takes.
+    static func asciiText(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var out = ""
+        for c in text {
+            if c.isASCII { out.append(c); continue }
+            switch c {
+            case "▸", "→": out.append(">")
+            case "✓": out.append("x")
+            case "·": out.append("|")
+            case "…": out.append("~")
+            case "—", "–", "─": out.append("-")
+            case "“", "”": out.append("\"")
+            case "×": out.append("x")
+            default: out += String(repeating: "?", count: max(1, TerminalWidth.width(of: String(c))))
+            }
+        }
+        return out
+    }
+
+    /// Keys typed since the last call. A paste comes as one ``Key/paste(_:)``
+    /// once its end marker arrived (a long one may span several calls).
     public func readKeys() -> [Key] {
         var keys: [Key] = []
         var ch: wint_t = 0
@@ -91,7 +160,19 @@ public final class NcursesScreen: Screen {
             let r = nu_get_wch(&ch)
             if r == ERR { break }
             if r == nu_key_code_yes() {
-                if let k = Self.functionKey(Int32(ch)) { keys.append(k) }
+                let code = Int32(ch)
+                if code == pasteStartCode {
+                    pasting = pasting ?? ""
+                } else if code == pasteEndCode {
+                    if let text = pasting { keys.append(.paste(text)) }
+                    pasting = nil
+                } else if pasting == nil, let k = Self.functionKey(code) {
+                    keys.append(k)
+                }
+            } else if pasting != nil {
+                if let scalar = Unicode.Scalar(UInt32(ch)), (pasting?.unicodeScalars.count ?? 0) < Self.pasteLimit {
+                    pasting?.unicodeScalars.append(scalar)
+                }
             } else if let k = Self.characterKey(UInt32(ch)) {
                 keys.append(k)
             }
@@ -99,6 +180,10 @@ public final class NcursesScreen: Screen {
         }
         return keys
     }
+
+    /// The most of one paste kept (characters beyond are dropped): more than
+    /// any field takes.
+    static let pasteLimit = 1 << 20
 
     private func setCursor(_ visibility: Int32) {
         if cursorVisible != visibility {
@@ -148,6 +233,7 @@ public final class NcursesScreen: Screen {
             .normal: 0, .title: reverse | bold, .header: bold, .headerFocused: bold | under,
             .selected: reverse | bold, .selectedInactive: bold, .done: dim, .changed: under,
             .unset: dim, .status: reverse, .statusProblem: reverse | bold, .message: 0, .error: bold, .help: bold,
+            .overdue: bold | under, .dueToday: bold,
         ]
         if color {
             start_color()
@@ -162,6 +248,8 @@ public final class NcursesScreen: Screen {
                 (.error, Int16(COLOR_RED), -1, bold),
                 (.help, Int16(COLOR_CYAN), -1, bold),
                 (.unset, Int16(COLOR_YELLOW), -1, dim),
+                (.overdue, Int16(COLOR_RED), -1, bold),
+                (.dueToday, Int16(COLOR_YELLOW), -1, bold),
             ]
             for (i, p) in pairs.enumerated() {
                 init_pair(Int16(i + 1), p.1, p.2)

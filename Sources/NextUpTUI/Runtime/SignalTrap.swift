@@ -3,9 +3,11 @@ import Glibc
 
 nonisolated(unsafe) private var signalPipeFD: Int32 = -1
 
-/// Turns SIGINT, SIGTERM and SIGHUP into a byte on a pipe so the event loop
-/// quits through its normal path (which restores the terminal); on a crash
-/// signal it restores the terminal before the process dies.
+/// Turns SIGINT, SIGTERM and SIGHUP into a byte on a pipe — the signal's
+/// number — so the event loop handles them in order, through its normal path
+/// (Ctrl-C cancels an open prompt; otherwise the loop quits and restores the
+/// terminal); on a crash signal it restores the terminal before the process
+/// dies.
 enum SignalTrap {
     static let quitSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
@@ -13,8 +15,8 @@ enum SignalTrap {
     static func install(pipe: WakePipe) {
         signalPipeFD = pipe.writeFD
         for s in quitSignals {
-            signal(s) { _ in
-                var byte: UInt8 = 1
+            signal(s) { number in
+                var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(signalPipeFD, &byte, 1)
             }
         }

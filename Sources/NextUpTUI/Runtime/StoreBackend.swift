@@ -9,41 +9,52 @@ public final class StoreBackend: TaskBackend {
     public init(store: TaskStore) { self.store = store }
 
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        let filter = query.filter
-        let narrowing = TaskStore.ListNarrowing(words: filter.words, category: filter.category, tbdOnly: filter.tbdOnly, tag: filter.tag)
+        let narrowing = TaskStore.ListNarrowing(query.filter, today: query.today)
         return try store.listIDs(sort: query.sort, narrowing: narrowing, keepDone: query.keepDone, nowMillis: nowMillis)
     }
+
+    public func historyIDs(limit: Int) throws -> [TaskID] { try store.historyIDs(limit: limit) }
 
     public func rows(_ ids: [TaskID]) throws -> [TaskItem] { try store.tasks(ids: ids) }
 
     public func changeToken() throws -> Int? { try store.dataVersion() }
 
-    public func perform(_ write: Write) throws -> TaskID {
+    public func replica() -> ReplicaID? { try? store.replicaID() }
+
+    public func perform(_ write: Write, expecting seen: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) {
         switch write {
         case .add(let title, let toNextUp):
             var draft = try TaskDraft(title: title)
             draft.nextUp = toNextUp
-            return try store.add(draft).id
+            return (try store.add(draft), true)
         case .setTitle(let id, let title):
-            return try set(id, .title, .string(title))
+            return try set(id, .title, .string(title), seen)
         case .setUrgency(let id, let u):
-            return try set(id, .urgency, u.map { .string($0.rawValue) } ?? .null)
+            return try set(id, .urgency, u.map { .string($0.rawValue) } ?? .null, seen)
         case .setImportance(let id, let i):
-            return try set(id, .importance, i.map { .int(Int64($0.rawValue)) } ?? .null)
+            return try set(id, .importance, i.map { .int(Int64($0.rawValue)) } ?? .null, seen)
         case .setDuration(let id, let d):
-            return try set(id, .duration, d.map { .int(Int64($0.minutes)) } ?? .null)
+            return try set(id, .duration, d.map { .int(Int64($0.minutes)) } ?? .null, seen)
         case .setCategory(let id, let c):
-            return try set(id, .category, c.map { .string($0) } ?? .null)
-        case .complete(let id): return try store.complete(id).task.id
-        case .reopen(let id): return try store.reopen(id).task.id
-        case .delete(let id): return try store.delete(id).task.id
-        case .restore(let id): return try store.restore(id).task.id
-        case .removeFromNextUp(let id): return try store.removeFromNextUp(id).task.id
-        case .placeInNextUp(let id, let place): return try store.placeInNextUp(id, place).task.id
+            return try set(id, .category, c.map { .string($0) } ?? .null, seen)
+        case .setDue(let id, let d):
+            return try set(id, .due, d.map { .string($0.description) } ?? .null, seen)
+        case .setNotes(let id, let notes):
+            return try set(id, .notes, .string(notes), seen)
+        case .complete(let id): return try store.complete(id, expecting: seen).outcome
+        case .reopen(let id): return try store.reopen(id, expecting: seen).outcome
+        case .delete(let id): return try store.delete(id, expecting: seen).outcome
+        case .restore(let id): return try store.restore(id, expecting: seen).outcome
+        case .removeFromNextUp(let id): return try store.removeFromNextUp(id, expecting: seen).outcome
+        case .placeInNextUp(let id, let place): return try store.placeInNextUp(id, place, expecting: seen).outcome
         }
     }
 
-    private func set(_ id: TaskID, _ field: TaskField, _ value: FieldValue) throws -> TaskID {
-        try store.edit(id, set: [(field, value)]).task.id
+    private func set(_ id: TaskID, _ field: TaskField, _ value: FieldValue, _ seen: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) {
+        try store.edit(id, set: [(field, value)], expecting: seen).outcome
     }
+}
+
+extension TaskStore.WriteResult {
+    var outcome: (task: TaskItem, changed: Bool) { (task, isChange) }
 }

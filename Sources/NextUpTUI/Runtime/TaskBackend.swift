@@ -8,10 +8,20 @@ import NextUpCore
 public protocol TaskBackend: AnyObject {
     /// The ids of both lists for `query`, in display order.
     func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID])
+    /// Done and deleted tasks, the most recently changed first, at most `limit`.
+    func historyIDs(limit: Int) throws -> [TaskID]
     /// Full rows for some ids (unknown ids are skipped).
     func rows(_ ids: [TaskID]) throws -> [TaskItem]
-    /// Performs a write; returns the task written (for an add, the new one).
-    func perform(_ write: Write) throws -> TaskID
+    /// Performs a write, only if every field in `expecting` still holds the
+    /// version given (nil: never written); returns the task written, as it is
+    /// after the write (for an add, the new one), and whether the write
+    /// changed anything (false when the task already held the values — then
+    /// there is nothing to undo).
+    ///
+    /// - Throws: `StaleWrite` (nothing written) when one of them moved on.
+    func perform(_ write: Write, expecting: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool)
+    /// This store's replica id (nil when unknown).
+    func replica() -> ReplicaID?
     /// A number that changes when another connection commits; nil when
     /// unknown (then every signal reloads).
     func changeToken() throws -> Int?

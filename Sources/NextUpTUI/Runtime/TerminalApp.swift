@@ -9,17 +9,27 @@ import NextUpSync
 public enum TerminalApp {
     /// Opens the UI on `store` until the person quits (q, Ctrl-C, SIGTERM,
     /// a closed terminal). The terminal is always restored before this returns
-    /// or throws. With a peer folder, the sync engine runs in the background.
+    /// or throws. With a peer folder, the sync engine runs in the background;
+    /// with a `companion` (the phone bridge on a vdir) too, the engine watches
+    /// its folder and runs it after every cycle, and without a peer folder the
+    /// companion runs alone on changes (``CompanionSync``).
     ///
+    /// - Returns: the exit status: 0 after `q`, 128 + the signal's number
+    ///   after Ctrl-C (130) or SIGTERM (143).
     /// - Throws: ``TerminalAppError`` when there is no usable terminal.
-    public static func run(store: TaskStore, peerFolder: URL?, config: NextUpConfig) throws {
+    @discardableResult
+    public static func run(store: TaskStore, peerFolder: URL?, companion: (any SyncCompanion)? = nil, config: NextUpConfig) throws -> Int32 {
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw TerminalAppError("the task screen needs a terminal; use 'nextup list' or 'nextup --help' in scripts")
         }
         let environment = ProcessInfo.processInfo.environment
+        let term = environment["TERM"] ?? ""
+        if term.isEmpty || term == "dumb" {
+            throw TerminalAppError("TERM=\(term.isEmpty ? "(unset)" : Sanitizer.visible(term)) cannot show the task screen (it cannot move the cursor); nextup list and the other commands work")
+        }
         let (keyMap, problems) = KeyMap.defaults.applying(config.keys)
         var state = AppState(keyMap: keyMap, categories: config.categories)
-        state.sync = SyncDisplay(enabled: peerFolder != nil)
+        state.sync = SyncDisplay(enabled: peerFolder != nil || companion != nil)
 
         let inbox = try LoopInbox()
         let signals = try WakePipe()
@@ -27,7 +37,7 @@ public enum TerminalApp {
         // One watcher per folder in this process: with sync, the engine's
         // (it watches the store folder and the peer folder, and posts "store
         // changed" too); without, one of our own on the store folder.
-        let sync = makeSync(store: store, peerFolder: peerFolder, problems: &startProblems)
+        let sync = makeSync(store: store, peerFolder: peerFolder, companion: companion, problems: &startProblems)
         var watcher: ChangeWatcher?
         if let sync {
             do { try sync.start(post: inbox.post) } catch {
@@ -59,13 +69,14 @@ public enum TerminalApp {
         // (`PRAGMA data_version` sees other connections' commits only). Both
         // stay open for the whole session.
         let uiStore = sync == nil ? store : ((try? TaskStore.open(store.location)) ?? store)
-        let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync)
-        if !startProblems.isEmpty { runtime.send(.failed(startProblems.joined(separator: "; "))) }
-        EventLoop(runtime: runtime, screen: screen, inbox: inbox, signals: signals).run()
+        let editor = ExternalEditor(environment: environment, suspend: { screen.suspend() }, resume: { screen.resume() })
+        let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync, editor: editor)
+        runtime.startProblems = startProblems
+        return EventLoop(runtime: runtime, screen: screen, inbox: inbox, signals: signals).run()
     }
 
-    static func makeSync(store: TaskStore, peerFolder: URL?, problems: inout [String]) -> SyncSource? {
-        guard let peerFolder else { return nil }
-        return EngineSync(store: store, peerFolder: peerFolder)
+    static func makeSync(store: TaskStore, peerFolder: URL?, companion: (any SyncCompanion)? = nil, problems: inout [String]) -> SyncSource? {
+        guard let peerFolder else { return companion.map { CompanionSync(store: store, companion: $0) } }
+        return EngineSync(store: store, peerFolder: peerFolder, companion: companion)
     }
 }

@@ -31,6 +31,19 @@ public final class WakePipe: Sendable {
         _ = write(writeFD, &byte, 1)
     }
 
+    /// Empties the pipe, returning the bytes read.
+    @discardableResult
+    public func take() -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while true {
+            let n = read(readFD, &buffer, buffer.count)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return out
+    }
+
     /// Empties the pipe.
     public func drain() {
         var buffer = [UInt8](repeating: 0, count: 256)

@@ -2,11 +2,20 @@ import NextUpCore
 
 /// What the reducer asks the runtime to do after a state change.
 public enum Effect: Equatable, Sendable {
-    /// Perform a write; on success push `undo` (if any) on the undo stack and
-    /// select the written task (for an add: the new one).
-    case write(Write, undo: UndoEntry?)
-    /// Perform an undo's write; nothing is pushed.
+    /// Perform a write, only if the fields in `seen` still hold the versions
+    /// the UI saw (nil: never written); on success push `undo` (if any) on the
+    /// undo stack and select the written task (for an add: the new one). A
+    /// stale write comes back as ``Event/stale(_:_:)``.
+    case write(Write, seen: [TaskField: Version?], undo: UndoEntry?)
+    /// Take back an undo-stack entry (conditionally, see ``UndoEntry``).
     case undo(UndoEntry)
+    /// Make a redo-stack entry again (conditionally).
+    case redo(UndoEntry)
+    /// Open `text` in the person's editor (`$EDITOR`, else `vi`) with the
+    /// screen suspended; what they save comes back as
+    /// ``Event/notesEdited(_:text:original:seen:)``, to be written only if
+    /// the fields in `seen` still hold those versions.
+    case editNotes(TaskID, text: String, original: String, seen: [TaskField: Version?])
     /// Re-read the lists from the store (filter or sort changed).
     case reload
     case syncNow

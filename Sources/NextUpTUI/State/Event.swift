@@ -17,8 +17,31 @@ public enum Event: Equatable, Sendable {
     /// A write of this UI succeeded; `task` is the task written (for an add,
     /// the new one).
     case wrote(Write, task: TaskID?, undo: UndoEntry?)
+    /// An undo (`redo` false) or redo entry's write succeeded, leaving these
+    /// versions on its fields; the entry goes, flipped, on the other stack.
+    case undone(UndoEntry, leaving: [TaskField: Version?], redo: Bool)
+    /// A write was refused because a field it depends on moved on since the
+    /// UI saw it (another process, another machine): nothing was written.
+    case stale(StaleWrite, Attempt)
+    /// A signal: SIGINT (Ctrl-C) cancels an open prompt, else quits; SIGTERM
+    /// and SIGHUP quit. The exit status says which (128 + the number).
+    case signal(Int32)
+    /// The local time zone's offset from UTC, in seconds.
+    case timeZone(utcOffsetSeconds: Int)
+    /// The editor opened by ``Effect/editNotes(_:text:original:seen:)``
+    /// closed, leaving `text`; `original` is what the notes held when it
+    /// opened, `seen` the versions then.
+    case notesEdited(TaskID, text: String, original: String, seen: [TaskField: Version?])
     /// A write or read failed; the message is shown in plain words.
     case failed(String)
+}
+
+/// What a refused write was for.
+public enum Attempt: Equatable, Sendable {
+    /// A key's edit, or a prompt's (``AppState/submitted`` holds the prompt).
+    case edit
+    case undo(UndoEntry)
+    case redo(UndoEntry)
 }
 
 /// The two lists as read from the store: ids in display order, plus rows for
@@ -27,11 +50,15 @@ public struct Listing: Equatable, Sendable {
     public var nextUp: [TaskID]
     public var backlog: [TaskID]
     public var rows: [TaskItem]
+    /// The history's ids (done and deleted, most recent first), read only
+    /// while the history is open.
+    public var history: [TaskID]?
 
-    public init(nextUp: [TaskID], backlog: [TaskID], rows: [TaskItem]) {
+    public init(nextUp: [TaskID], backlog: [TaskID], rows: [TaskItem], history: [TaskID]? = nil) {
         self.nextUp = nextUp
         self.backlog = backlog
         self.rows = rows
+        self.history = history
     }
 }
 
@@ -42,8 +69,12 @@ public struct ListQuery: Equatable, Sendable {
     /// Tasks completed in this session stay listed (shown as done) so that
     /// `x` can be pressed again to reopen them.
     public var keepDone: Set<TaskID>
+    /// The local date `due:` filters count from.
+    public var today: DueDate
 
-    public init(sort: BacklogSort = .score, filter: ListFilter = ListFilter(), keepDone: Set<TaskID> = []) {
+    public init(sort: BacklogSort = .score, filter: ListFilter = ListFilter(), keepDone: Set<TaskID> = [],
+                today: DueDate = DueDate(epochDay: 0)) {
+        self.today = today
         self.sort = sort
         self.filter = filter
         self.keepDone = keepDone

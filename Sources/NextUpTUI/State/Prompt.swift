@@ -8,6 +8,10 @@ public struct Prompt: Equatable, Sendable {
         case title(TaskID)
         case duration(TaskID)
         case category(TaskID)
+        case due(TaskID)
+        /// Notes come from `$EDITOR`, not typed here: this prompt is only
+        /// shown when their write came back stale (`e` reopens the editor).
+        case notes(TaskID)
         case filter
     }
 
@@ -15,14 +19,38 @@ public struct Prompt: Equatable, Sendable {
     public var editor: LineEditor
     /// The text the prompt opened with (the field's value then), for undo.
     public var original: String
+    /// Per field the prompt's write depends on (its own field, and whether
+    /// the task is done or deleted), the version seen when it opened.
+    public var seen: [TaskField: Version?] = [:]
+    /// Set when the prompt's write came back stale: the field moved on after
+    /// the prompt opened. Enter does not write; the person chooses.
+    public var conflict: Conflict?
     /// A problem with the last submitted text ("duration must look like …");
     /// the prompt stays open until the text is fixed or the prompt cancelled.
     public var error: String?
 
-    public init(kind: Kind, text: String = "") {
+    public init(kind: Kind, text: String = "", seen: [TaskField: Version?] = [:]) {
         self.kind = kind
         self.editor = LineEditor(text)
         self.original = text
+        self.seen = seen
+    }
+
+    /// The task the prompt edits (nil for add and filter).
+    public var task: TaskID? {
+        switch kind {
+        case .title(let id), .duration(let id), .category(let id), .due(let id), .notes(let id): return id
+        case .add, .filter: return nil
+        }
+    }
+
+    /// What changed under an open prompt, in words, and the version to
+    /// expect once the person has seen it.
+    public struct Conflict: Equatable, Sendable {
+        public var field: TaskField
+        /// "title is now “Renamed”, changed on another machine"
+        public var text: String
+        public var version: Version?
     }
 
     /// The words before the text field.
@@ -32,7 +60,9 @@ public struct Prompt: Equatable, Sendable {
         case .title: return "Title: "
         case .duration: return "Duration (30m, 1h30m, 90; empty = unset): "
         case .category: return "Category (empty = unset): "
-        case .filter: return "Filter (text, cat:NAME, tag:NAME, is:tbd; empty = all): "
+        case .due: return "Due (2026-12-24, today, fri, eow, +3d; empty = unset): "
+        case .notes: return "Notes: "
+        case .filter: return "Filter (words, cat:, tag:, due:, is:): "
         }
     }
 }

@@ -6,8 +6,16 @@ extension Reducer {
     static func edit(_ action: Action, _ task: TaskItem, _ state: inout AppState) -> [Effect] {
         let id = task.id
         let name = TerminalWidth.truncate(Sanitizer.visible(task.title), to: 30)
+        // A key's edit is made from the row on screen: it is written only if
+        // the fields it changes still hold what the row showed.
         func change(_ write: Write, undo: Write, _ what: String) -> [Effect] {
-            [.write(write, undo: UndoEntry(inverse: undo, description: "\(what) of “\(name)”"))]
+            [.write(write, seen: task.seen(write.fields),
+                    undo: UndoEntry(inverse: undo, original: write, description: "\(what) of “\(name)”"))]
+        }
+        // A prompt depends on its field and on the task being open or done,
+        // and not deleted, as it was when the prompt opened.
+        func prompt(_ kind: Prompt.Kind, _ text: String, _ field: TaskField) -> Prompt {
+            Prompt(kind: kind, text: text, seen: task.seen([field, .done, .deleted]))
         }
         if let refusal = refusal(action, on: task) {
             state.say(refusal.replacingOccurrences(of: "%", with: "“\(name)”"))
@@ -15,11 +23,17 @@ extension Reducer {
         }
         switch action {
         case .editTitle:
-            state.prompt = Prompt(kind: .title(id), text: task.title)
+            state.prompt = prompt(.title(id), task.title, .title)
         case .setDuration:
-            state.prompt = Prompt(kind: .duration(id), text: task.duration?.description ?? "")
+            state.prompt = prompt(.duration(id), task.duration?.description ?? "", .duration)
         case .typeCategory:
-            state.prompt = Prompt(kind: .category(id), text: task.category ?? "")
+            state.prompt = prompt(.category(id), task.category ?? "", .category)
+        case .setDue:
+            state.prompt = prompt(.due(id), task.due?.description ?? "", .due)
+        case .editNotes:
+            // The editor runs outside the reducer; its text comes back as
+            // `notesEdited` and is written like a prompt's.
+            return [.editNotes(id, text: task.notes, original: task.notes, seen: task.seen([.notes, .done, .deleted]))]
         case .cycleUrgency:
             let next: Urgency? = switch task.urgency { case nil: .urgent; case .urgent: .notUrgent; case .notUrgent: nil }
             state.say("urgency: \(next?.label ?? "?")")
@@ -72,10 +86,13 @@ extension Reducer {
             return change(.placeInNextUp(id, place), undo: .placeInNextUp(id, old), "reorder")
         case .toggleDone:
             if task.isDone {
+                state.keepDone.remove(id)
+                state.keepDoneUntil[id] = nil
                 state.say("reopened")
                 return change(.reopen(id), undo: .complete(id), "reopen")
             }
             state.keepDone.insert(id)
+            state.keepDoneUntil[id] = state.nowMillis + AppState.keepDoneMillis
             state.say("done — x again reopens, z undoes")
             return change(.complete(id), undo: .reopen(id), "done")
         case .delete:
@@ -91,15 +108,64 @@ extension Reducer {
 
     static func handlePromptKey(_ key: Key, _ state: inout AppState) -> [Effect] {
         guard var prompt = state.prompt else { return [] }
+        if let conflict = prompt.conflict {
+            if case .paste = key { return [] }
+            return handleConflictKey(key, prompt, conflict, &state)
+        }
         switch key {
         case .escape, .ctrl("c"), .ctrl("g"):
             state.prompt = nil
+            // Esc on the filter clears it (the lists followed the typing).
+            if prompt.kind == .filter, !state.filter.isEmpty {
+                state.filter = ListFilter()
+                state.say("filter cleared")
+                return [.reload]
+            }
             return []
         case .enter:
             return submit(prompt, &state)
         default:
             if prompt.editor.handle(key) { prompt.error = nil }
             state.prompt = prompt
+            // The lists follow the filter as it is typed.
+            if prompt.kind == .filter {
+                do {
+                    let filter = try ListFilter.parse(prompt.editor.text)
+                    if filter != state.filter {
+                        state.filter = filter
+                        return [.reload]
+                    }
+                } catch {
+                    state.prompt?.error = "\(error)"
+                }
+            }
+            return []
+        }
+    }
+
+    /// A prompt whose field moved on since it opened: o writes the prompt's
+    /// text over the other value, k keeps the other value (and closes), e goes
+    /// back to editing (the other value now seen). Nothing else is read, so a
+    /// key meant for the list cannot write by accident.
+    static func handleConflictKey(_ key: Key, _ prompt: Prompt, _ conflict: Prompt.Conflict, _ state: inout AppState) -> [Effect] {
+        var seenNow = prompt
+        seenNow.conflict = nil
+        seenNow.seen[conflict.field] = conflict.version
+        switch key {
+        case .char("o"), .char("O"):
+            return submit(seenNow, &state)
+        case .char("k"), .char("K"), .escape, .ctrl("c"), .ctrl("g"):
+            state.prompt = nil
+            state.say("kept the other change; nothing written")
+            return []
+        case .char("e"), .char("E"):
+            if case .notes(let id) = prompt.kind {
+                state.prompt = nil
+                return [.editNotes(id, text: seenNow.editor.text, original: seenNow.original, seen: seenNow.seen)]
+            }
+            state.prompt = seenNow
+            return []
+        default:
             return []
         }
     }
@@ -113,7 +179,7 @@ extension Reducer {
             switch prompt.kind {
             case .add(let toNextUp):
                 let title = try TaskText.title(text)
-                effects = [.write(.add(title: title, toNextUp: toNextUp), undo: nil)]
+                effects = [.write(.add(title: title, toNextUp: toNextUp), seen: [:], undo: nil)]
             case .title(let id):
                 let title = try TaskText.title(text)
                 if title != prompt.original {
@@ -133,8 +199,20 @@ extension Reducer {
                 if value != old {
                     effects = [undoable(.setCategory(id, value), .setCategory(id, old), "category", prompt)]
                 }
+            case .due(let id):
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                let value = trimmed.isEmpty ? nil : try DueDate.parse(trimmed, today: state.today)
+                let old = prompt.original.isEmpty ? nil : try? DueDate.parse(prompt.original)
+                if value != old {
+                    effects = [undoable(.setDue(id, value), .setDue(id, old), "due date", prompt)]
+                }
+            case .notes(let id):
+                let value = try TaskText.notes(text)
+                if value != prompt.original {
+                    effects = [undoable(.setNotes(id, value), .setNotes(id, prompt.original), "notes", prompt)]
+                }
             case .filter:
-                state.filter = ListFilter.parse(text)
+                state.filter = try ListFilter.parse(text)
                 effects = [.reload]
             }
         } catch let error as TaskInputError {
@@ -149,11 +227,32 @@ extension Reducer {
             return []
         }
         state.prompt = nil
+        state.submitted = effects.isEmpty || prompt.task == nil ? nil : prompt
+        return effects
+    }
+
+    /// The editor closed: the notes are written like a prompt's text, only
+    /// if the notes (and done, deleted) still hold what the editor opened
+    /// with; a stale write reopens as a conflict prompt.
+    static func notesEdited(_ id: TaskID, text: String, original: String, seen: [TaskField: Version?],
+                            _ state: inout AppState) -> [Effect] {
+        // Editors end a file with a line break: trailing white space goes.
+        var prompt = Prompt(kind: .notes(id), text: (try? TaskText.notes(text)) ?? text, seen: seen)
+        prompt.original = original
+        let effects = submit(prompt, &state)
+        if let error = state.prompt?.error, case .notes = state.prompt?.kind {
+            state.prompt = nil
+            state.say("notes not saved: \(error)", error: true)
+        } else if effects.isEmpty {
+            state.say("notes unchanged")
+        } else {
+            state.say("notes saved — z undoes")
+        }
         return effects
     }
 
     static func undoable(_ write: Write, _ inverse: Write, _ what: String, _ prompt: Prompt) -> Effect {
-        .write(write, undo: UndoEntry(inverse: inverse, description: "\(what) change"))
+        .write(write, seen: prompt.seen, undo: UndoEntry(inverse: inverse, original: write, description: "\(what) change"))
     }
 
     /// Why `action` makes no sense on `task` (`%` stands for its name), or nil.
@@ -163,7 +262,7 @@ extension Reducer {
         if task.deleted {
             switch action {
             case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
-                 .toggleNextUp, .reorderDown, .reorderUp, .toggleDone:
+                 .setDue, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone:
                 return "% is deleted; nothing changed (nextup restore brings it back)"
             default: return nil
             }

@@ -26,21 +26,82 @@ public enum Reducer {
             state.nowMillis = now
             state.highlights = state.highlights.filter { $0.value > now }
             if let m = state.message, m.untilMillis <= now { state.message = nil }
+            // A sync asked for that never ran (the engine is not running)
+            // stops saying "syncing…" after a while.
+            if state.syncAwaited != nil, let since = state.syncAwaitedSince, now - since >= AppState.syncAnswerMillis {
+                state.syncAwaited = nil
+                state.say("no sync cycle ran: \(state.sync.problem ?? "the sync is not running")", error: true)
+            }
+            // Done tasks leave the lists once their grace ran out.
+            let expired = state.keepDoneUntil.filter { $0.value <= now }.map(\.key)
+            if !expired.isEmpty {
+                for id in expired {
+                    state.keepDone.remove(id)
+                    state.keepDoneUntil[id] = nil
+                }
+                effects = [.reload]
+            }
         case .reloaded(let listing, let external):
             applyReload(listing, external: external, &state)
         case .rowsLoaded(let rows):
             for row in rows { state.rows[row.id] = row }
         case .syncStatus(let sync):
             state.sync = sync
+            if let awaited = state.syncAwaited, sync.cyclesFinished > awaited, !sync.isSyncing {
+                state.syncAwaited = nil
+                if let problem = sync.problem {
+                    state.say("sync failed: \(problem)", error: true)
+                } else {
+                    state.say("synced: " + (sync.summary ?? "done") + (sync.notices.isEmpty ? "" : " · " + sync.notices.joined(separator: "; ")),
+                              error: !sync.notices.isEmpty)
+                }
+            }
         case .wrote(let write, let task, let undo):
-            if let undo { state.undoStack.append(undo) }
+            state.submitted = nil
+            if let undo {
+                state.undoStack.append(undo)
+                state.redoStack = []
+            }
             if case .add(let title, _) = write, let task {
-                state.undoStack.append(UndoEntry(inverse: .delete(task), description: "add “\(TerminalWidth.truncate(Sanitizer.visible(title), to: 30))”"))
+                // Undone only while nobody deleted or restored it since.
+                state.undoStack.append(UndoEntry(inverse: .delete(task), original: .restore(task),
+                                                 description: "add “\(TerminalWidth.truncate(Sanitizer.visible(title), to: 30))”",
+                                                 written: [.deleted: Optional<Version>.none]))
+                state.redoStack = []
                 state.pendingSelection = task
             }
             if let task { state.ownWrites.insert(task) }
             if state.undoStack.count > 500 { state.undoStack.removeFirst(state.undoStack.count - 500) }
+        case .undone(let entry, let versions, let redo):
+            let flipped = entry.flipped(leaving: versions)
+            if redo {
+                UndoEntry.relink(&state.redoStack, after: entry, leaving: versions)
+                state.undoStack.append(flipped)
+            } else {
+                UndoEntry.relink(&state.undoStack, after: entry, leaving: versions)
+                state.redoStack.append(flipped)
+            }
+            if let task = entry.inverse.task {
+                state.ownWrites.insert(task)
+                state.pendingSelection = task
+            }
+        case .stale(let stale, let attempt):
+            refuseStale(stale, attempt, &state)
+        case .signal(let number):
+            if number == 2, state.prompt != nil {
+                state.prompt = nil
+                state.say("cancelled")
+            } else {
+                state.quitting = true
+                state.exitStatus = 128 + number
+                effects = [.quit]
+            }
+        case .timeZone(let offset):
+            state.utcOffsetSeconds = offset
+        case .notesEdited(let id, let text, let original, let seen):
+            effects = notesEdited(id, text: text, original: original, seen: seen, &state)
         case .failed(let message):
+            state.submitted = nil
             state.say(message, error: true)
         }
         keepSelectionInView(&state)
@@ -52,6 +113,11 @@ public enum Reducer {
         for pane in Pane.allCases {
             if state[pane].selected == nil, !state[pane].ids.isEmpty { state[pane].select(index: 0) }
             state[pane].scrollToSelection(height: layout.rows(for: pane))
+        }
+        if var history = state.history {
+            if history.selected == nil, !history.ids.isEmpty { history.select(index: 0) }
+            history.scrollToSelection(height: layout.historyRows)
+            state.history = history
         }
     }
 
@@ -80,6 +146,7 @@ public enum Reducer {
         state.rows = fresh
         state.nextUp.replace(ids: listing.nextUp)
         state.backlog.replace(ids: listing.backlog)
+        if let ids = listing.history { state.history?.replace(ids: ids) }
         if let wanted = state.pendingSelection {
             for pane in [state.focus, state.focus.other] where state[pane].ids.contains(wanted) {
                 state[pane].selected = wanted
@@ -92,9 +159,9 @@ public enum Reducer {
 
     /// The state's lists with new ids but no new rows: what the runtime uses to
     /// learn which rows a reload has to read.
-    public static func probe(_ state: AppState, nextUp: [TaskID], backlog: [TaskID]) -> AppState {
+    public static func probe(_ state: AppState, nextUp: [TaskID], backlog: [TaskID], history: [TaskID]? = nil) -> AppState {
         var s = state
-        applyReload(Listing(nextUp: nextUp, backlog: backlog, rows: []), external: false, &s)
+        applyReload(Listing(nextUp: nextUp, backlog: backlog, rows: [], history: history), external: false, &s)
         s.ownWrites = state.ownWrites
         s.rows = state.rows
         keepSelectionInView(&s)
@@ -110,12 +177,30 @@ public enum Reducer {
             return []
         }
         if state.prompt != nil { return handlePromptKey(key, &state) }
+        if state.showDetail, key == .escape || state.keyMap.action(for: key) == .quit {
+            state.showDetail = false
+            return []
+        }
+        if key == .escape, state.history == nil, !state.showDetail, !state.filter.isEmpty {
+            state.filter = ListFilter()
+            state.say("filter cleared")
+            return [.reload]
+        }
+        if state.history != nil, key == .escape {
+            state.history = nil
+            return [.reload]
+        }
+        if case .paste = key {
+            state.say("a paste does nothing outside a prompt — a adds a task, then paste its title")
+            return []
+        }
         guard let action = state.keyMap.action(for: key) else {
             if key != .escape { state.say("\(key.name) does nothing here — ? shows the keys") }
             else { state.message = nil }
             return []
         }
         if state.layout.isTooSmall, action != .quit, action != .redraw { return [] }
+        if state.history != nil { return performInHistory(action, &state) }
         return perform(action, &state)
     }
 
@@ -142,9 +227,26 @@ public enum Reducer {
             state.say("Backlog sorted by \(state.sort.rawValue)")
             return [.reload]
         case .sync:
-            if state.sync.enabled { return [.syncNow] }
+            if state.sync.enabled {
+                state.syncAwaited = state.sync.cyclesFinished
+                state.syncAwaitedSince = state.nowMillis
+                state.say("syncing…")
+                return [.syncNow]
+            }
             state.say("sync is off: no peer folder (start with --peer DIR or set one in the config file)")
         case .help: state.showHelp = true
+        case .history:
+            state.history = PaneState()
+            state.showDetail = false
+            return [.reload]
+        case .details:
+            if state.showDetail {
+                state.showDetail = false
+            } else if state.selectedTask != nil {
+                state.showDetail = true
+            } else {
+                state.say(state[pane].count == 0 ? "\(pane.title) is empty" : "no task selected")
+            }
         case .quit:
             state.quitting = true
             return [.quit]
@@ -154,11 +256,17 @@ public enum Reducer {
                 state.say("nothing to undo")
                 return []
             }
-            state.say("undid \(entry.description)")
-            state.pendingSelection = entry.inverse.task
+            state.say("undid \(entry.description) — Z redoes")
             return [.undo(entry)]
+        case .redo:
+            guard let entry = state.redoStack.popLast() else {
+                state.say("nothing to redo")
+                return []
+            }
+            state.say("redid \(entry.description)")
+            return [.redo(entry)]
         case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
-             .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete:
+             .setDue, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete:
             guard let task = state.selectedTask else {
                 state.say(state[pane].count == 0 ? "\(pane.title) is empty" : "no task selected")
                 return []

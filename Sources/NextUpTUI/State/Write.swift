@@ -10,6 +10,9 @@ public enum Write: Equatable, Sendable {
     case setImportance(TaskID, Importance?)
     case setDuration(TaskID, TaskDuration?)
     case setCategory(TaskID, String?)
+    case setDue(TaskID, DueDate?)
+    /// The whole notes text at once (from the editor); empty clears them.
+    case setNotes(TaskID, String)
     case complete(TaskID)
     case reopen(TaskID)
     case delete(TaskID)
@@ -19,12 +22,30 @@ public enum Write: Equatable, Sendable {
     case placeInNextUp(TaskID, NextUpPlace)
     case removeFromNextUp(TaskID)
 
+    /// The fields of its own task the write changes: what its expectation
+    /// names, and what an undo of it must find as this session left them.
+    public var fields: [TaskField] {
+        switch self {
+        case .add: return []
+        case .setTitle: return [.title]
+        case .setUrgency: return [.urgency]
+        case .setImportance: return [.importance]
+        case .setDuration: return [.duration]
+        case .setCategory: return [.category]
+        case .setDue: return [.due]
+        case .setNotes: return [.notes]
+        case .complete, .reopen: return [.done]
+        case .delete, .restore: return [.deleted]
+        case .placeInNextUp, .removeFromNextUp: return [.nextUp]
+        }
+    }
+
     /// The task written, when it exists already.
     public var task: TaskID? {
         switch self {
         case .add: return nil
         case .setTitle(let id, _), .setUrgency(let id, _), .setImportance(let id, _), .setDuration(let id, _),
-             .setCategory(let id, _), .complete(let id), .reopen(let id), .delete(let id), .restore(let id),
+             .setCategory(let id, _), .setDue(let id, _), .setNotes(let id, _), .complete(let id), .reopen(let id), .delete(let id), .restore(let id),
              .placeInNextUp(let id, _), .removeFromNextUp(let id):
             return id
         }

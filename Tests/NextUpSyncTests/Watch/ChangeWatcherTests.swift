@@ -176,6 +176,24 @@ import Testing
         #expect(rig.calls == afterRemoval + 1, "the new folder is watched")
     }
 
+    @Test func aFolderMadeAgainLaterIsWatchedWithinAMomentNotAtThePollTick() throws {
+        let temp = try TemporaryFolder("watch")
+        let folder = try temp.folder("peer")
+        let rig = try Rig(watching: [folder], pollIntervalMillis: 10_000)
+        defer { rig.watcher.stop() }
+        try FileManager.default.removeItem(at: folder)
+        rig.advance(0)     // the removal is seen; the folder is not back yet
+        rig.advance(150)
+        let afterRemoval = rig.calls
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        rig.advance(ChangeWatcher.missingRetryMillis)   // looked for again, watched, and that is a change
+        rig.advance(150)
+        #expect(rig.calls == afterRemoval + 1)
+        try append("x", to: folder.appendingPathComponent("f"))
+        rig.advance(150)
+        #expect(rig.calls == afterRemoval + 2, "the folder made again is watched long before the poll tick")
+    }
+
     @Test func triggerSignalsAsARequestAndStopEndsCallbacks() throws {
         let temp = try TemporaryFolder("watch")
         let rig = try Rig(watching: [temp.url])

@@ -1,0 +1,79 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The vdir on disk: a folder of `*.ics` files, one item each (the
+/// vdirsyncer convention). Reads are bounded; writes are atomic.
+public struct VdirFolder: Sendable {
+    public let url: URL
+
+    public init(url: URL) { self.url = url.standardizedFileURL }
+
+    /// One `.ics` file read, or why it was not.
+    public enum Read: Sendable {
+        case bytes([UInt8])
+        case tooLarge(Int)
+        case failed(String)
+    }
+
+    /// Throws ``BridgeError/missingFolder(_:)`` unless the folder exists.
+    public func checkAvailable() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw BridgeError.missingFolder(url.path)
+        }
+    }
+
+    /// The names of the `.ics` files (no hidden files, no temporary files), sorted.
+    public func itemNames() throws -> [String] {
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: url.path)
+                .filter { $0.hasSuffix(".ics") && !$0.hasPrefix(".") }
+                .sorted()
+        } catch {
+            throw BridgeError.unreadable(url.path, "\(error.localizedDescription)")
+        }
+    }
+
+    /// The bytes of `name`, unless it is larger than `limit`.
+    public func read(_ name: String, limit: Int) -> Read {
+        let path = url.appendingPathComponent(name).path
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .failed("cannot be opened") }
+        defer { try? handle.close() }
+        do {
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            if data.count > limit {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? data.count
+                return .tooLarge(size)
+            }
+            return .bytes([UInt8](data))
+        } catch {
+            return .failed("cannot be read (\(error.localizedDescription))")
+        }
+    }
+
+    /// Writes `text` to `name` atomically: a temporary file in the folder
+    /// (`.nextup-*.tmp`, which vdirsyncer ignores), flushed, then renamed
+    /// over the old one.
+    public func write(_ text: String, to name: String) throws {
+        let temp = url.appendingPathComponent(".nextup-\(UUID().uuidString).tmp")
+        let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw BridgeError.unreadable(url.path, "cannot write \(name): \(String(cString: strerror(errno)))") }
+        let bytes = Array(text.utf8)
+        var written = 0
+        var failed = false
+        while written < bytes.count {
+            let n = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; failed = true; break }
+            written += n
+        }
+        if !failed, fsync(fd) != 0 { failed = true }
+        close(fd)
+        if failed || rename(temp.path, url.appendingPathComponent(name).path) != 0 {
+            let why = String(cString: strerror(errno))
+            unlink(temp.path)
+            throw BridgeError.unreadable(url.path, "cannot write \(name): \(why)")
+        }
+    }
+}

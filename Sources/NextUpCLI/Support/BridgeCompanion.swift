@@ -1,0 +1,18 @@
+import Foundation
+import NextUpBridge
+import NextUpSync
+
+/// The phone bridge as the sync engine's companion (``SyncCompanion``): the
+/// engine watches the vdir and runs a bridge cycle after every peer-folder
+/// cycle, publishing what the bridge changed.
+struct BridgeCompanion: SyncCompanion {
+    let bridge: VdirBridge
+
+    var folder: URL { bridge.folder.url }
+
+    func run() throws -> SyncCompanionResult {
+        let report = try bridge.cycle()
+        return SyncCompanionResult(changedStore: report.changedStore, lines: report.lines,
+                                   notices: report.skipped.map { "vdir: skipped \($0)" } + report.notices.map { "vdir: \($0)" })
+    }
+}

@@ -1,0 +1,170 @@
+/// What a listing is narrowed to — the one filter language of the TUI's `/`
+/// and the command line's `list --filter`.
+///
+/// Words, separated by spaces (double quotes keep spaces in one word):
+/// - `cat:NAME` (or `category:NAME`, `#NAME`; `cat:"Deep Work"`),
+/// - `tag:NAME` (or `+NAME`),
+/// - `due:today`, `due:week` (today to this week's Sunday), `due:overdue`,
+/// - `is:urgent`, `is:tbd`, `is:next` (in Next Up),
+/// - any other word: text that must appear in the title (case-insensitive,
+///   by ``TextMatch``).
+/// A word `key:…` with an unknown key, or an unknown value of `due:` or
+/// `is:`, is an error naming what is accepted.
+public struct ListFilter: Equatable, Sendable {
+    public enum DueWindow: String, Equatable, Sendable, CaseIterable {
+        case today, week, overdue
+
+        /// The dates it covers, counted from `today`: (first, last), either open.
+        public func range(today: DueDate) -> (from: DueDate?, through: DueDate?) {
+            switch self {
+            case .today: return (today, today)
+            case .week: return (today, DueDate(epochDay: today.epochDay + Int64((7 - today.isoWeekday) % 7)))
+            case .overdue: return (nil, DueDate(epochDay: today.epochDay - 1))
+            }
+        }
+    }
+
+    public var text: String = ""
+    public var category: String?
+    public var tbdOnly: Bool = false
+    public var tag: String?
+    public var urgentOnly: Bool = false
+    public var nextUpOnly: Bool = false
+    public var due: DueWindow?
+
+    public init(text: String = "", category: String? = nil, tbdOnly: Bool = false, tag: String? = nil,
+                urgentOnly: Bool = false, nextUpOnly: Bool = false, due: DueWindow? = nil) {
+        self.text = text
+        self.category = category
+        self.tbdOnly = tbdOnly
+        self.tag = tag
+        self.urgentOnly = urgentOnly
+        self.nextUpOnly = nextUpOnly
+        self.due = due
+    }
+
+    public var isEmpty: Bool { self == ListFilter() }
+
+    /// The keys a filter word may start with.
+    public static let keys = "cat:, tag:, due:, is:"
+
+    /// Parses a filter's text.
+    ///
+    /// - Throws: ``TaskInputError`` (one line) for an unknown `key:` or value.
+    public static func parse(_ query: String) throws -> ListFilter {
+        var filter = ListFilter()
+        var words: [String] = []
+        for (token, quoted) in tokens(query) {
+            if quoted {
+                words.append(token)
+                continue
+            }
+            let lower = token.lowercased()
+            if token.hasPrefix("+") && token.count > 1 {
+                filter.tag = String(token.dropFirst())
+                continue
+            }
+            if token.hasPrefix("#") && token.count > 1 {
+                filter.category = String(token.dropFirst())
+                continue
+            }
+            guard let colon = token.firstIndex(of: ":"), token.startIndex != colon,
+                  token[..<colon].allSatisfy({ $0.isLetter }) else {
+                words.append(token)
+                continue
+            }
+            let key = lower[..<lower.firstIndex(of: ":")!]
+            let value = String(token[token.index(after: colon)...])
+            switch key {
+            case "cat", "category":
+                guard !value.isEmpty else { throw TaskInputError("cat: needs a name (cat:Admin, cat:\"Deep Work\")") }
+                filter.category = value
+            case "tag":
+                guard !value.isEmpty else { throw TaskInputError("tag: needs a name (tag:home)") }
+                filter.tag = value
+            case "due":
+                guard let window = DueWindow(rawValue: value.lowercased()) else {
+                    throw TaskInputError("due:\(Sanitizer.visible(value)) is not one of due:today, due:week, due:overdue")
+                }
+                filter.due = window
+            case "is":
+                switch value.lowercased() {
+                case "tbd": filter.tbdOnly = true
+                case "urgent": filter.urgentOnly = true
+                case "next": filter.nextUpOnly = true
+                default:
+                    throw TaskInputError("is:\(Sanitizer.visible(value)) is not one of is:urgent, is:tbd, is:next")
+                }
+            case "tbd" where value.isEmpty:
+                filter.tbdOnly = true
+            default:
+                throw TaskInputError("unknown filter '\(Sanitizer.visible(String(token[...colon])))': use \(keys) or words of the title (quote a word with a colon)")
+            }
+        }
+        filter.text = words.joined(separator: " ")
+        return filter
+    }
+
+    /// The filter written back in its own syntax (round-trips through ``parse(_:)``).
+    public var query: String {
+        var parts: [String] = []
+        if !text.isEmpty { parts.append(text) }
+        if let category { parts.append(category.contains(" ") ? "cat:\"\(category)\"" : "cat:\(category)") }
+        if let tag { parts.append(tag.contains(" ") ? "tag:\"\(tag)\"" : "tag:\(tag)") }
+        if let due { parts.append("due:\(due.rawValue)") }
+        if urgentOnly { parts.append("is:urgent") }
+        if tbdOnly { parts.append("is:tbd") }
+        if nextUpOnly { parts.append("is:next") }
+        return parts.joined(separator: " ")
+    }
+
+    /// The text's words; each must occur in the title.
+    public var words: [String] { text.split(separator: " ").map(String.init) }
+
+    /// Whether a task passes; `today` is the caller's local date (what
+    /// `due:` counts from — without it no task passes a `due:` filter).
+    /// Text matches by ``TextMatch`` (Unicode case folding), as the store's
+    /// listing does.
+    public func matches(_ task: TaskItem, today: DueDate? = nil) -> Bool {
+        if tbdOnly && !task.isTBD { return false }
+        if urgentOnly && task.urgency != .urgent { return false }
+        if nextUpOnly && !task.isNextUp { return false }
+        if let due {
+            guard let today, let date = task.due else { return false }
+            let (from, through) = due.range(today: today)
+            if let from, date < from { return false }
+            if let through, through < date { return false }
+        }
+        if let category, !(task.category.map { TextMatch.same($0, category) } ?? false) { return false }
+        if let tag, !task.hasTag(tag) { return false }
+        if !text.isEmpty {
+            let title = TextMatch.fold(task.title)
+            for word in words where !TextMatch.folded(title, contains: TextMatch.fold(word)) { return false }
+        }
+        return true
+    }
+
+    /// The words, quotes removed, each with whether it began with a quote
+    /// (`"re:port"` is text, never a key).
+    static func tokens(_ query: String) -> [(String, Bool)] {
+        var out: [(String, Bool)] = []
+        var current = ""
+        var quoted = false, startedQuoted = false
+        for c in query {
+            if c == "\"" {
+                if current.isEmpty && !quoted { startedQuoted = true }
+                quoted.toggle()
+                continue
+            }
+            if c == " " && !quoted {
+                if !current.isEmpty { out.append((current, startedQuoted)) }
+                current = ""
+                startedQuoted = false
+            } else {
+                current.append(c)
+            }
+        }
+        if !current.isEmpty { out.append((current, startedQuoted)) }
+        return out
+    }
+}

@@ -1,0 +1,105 @@
+import NextUpCore
+
+/// The detail view (Enter): every field of the selected task, its short id
+/// (what the command line takes), its times in local time, and where its
+/// last change came from.
+enum DetailView {
+    static func lines(_ state: AppState, width: Int, height: Int) -> [ScreenLine] {
+        var out: [ScreenLine] = []
+        func blank() -> ScreenLine { ScreenLine([Span(String(repeating: " ", count: max(0, width)))]) }
+        guard let task = state.selectedTask else {
+            var b = LineBuilder(width: width)
+            b.add("  no task selected — Esc closes", .unset)
+            return [b.line()] + Array(repeating: blank(), count: max(0, height - 1))
+        }
+        var title = LineBuilder(width: width)
+        let keys = state.keyMap
+        func key(_ action: Action) -> String { keys.keys(for: action).first?.name ?? "(unbound)" }
+        title.add(" Task \(task.id.short) · Esc closes · \(key(.editTitle)) title · \(key(.setDue)) due · \(key(.editNotes)) notes in $EDITOR",
+                  .headerFocused)
+        out.append(title.line(padding: .headerFocused))
+        let labelWidth = 12
+        func field(_ label: String, _ value: String?, _ style: Style = .normal) {
+            var b = LineBuilder(width: width)
+            b.add(" " + label, .help, exactly: labelWidth)
+            b.add(value ?? "?", value == nil ? .unset : style)
+            out.append(b.line())
+        }
+        let today = state.today
+        field("title", task.title)
+        field("id", task.id.rawValue)
+        let list: String
+        if task.deleted { list = "deleted" }
+        else if task.isDone { list = "done" }
+        else { list = task.isNextUp ? "Next Up" : "Backlog" }
+        field("list", list)
+        field("urgency", task.urgency.map { $0 == .urgent ? "urgent" : "not urgent" })
+        field("importance", task.importance.map { "\($0.rawValue) (\(["low", "medium", "high"][$0.rawValue - 1]))" })
+        field("duration", task.duration?.description)
+        field("category", task.category)
+        if let due = task.due {
+            let when = DueState(due, today: today)
+            field("due", due.description + (when == .none ? "" : " · \(when.word)"), when.style)
+        } else {
+            field("due", "—", .unset)
+        }
+        field("tags", task.tags.isEmpty ? "—" : task.tags.map { "+" + $0 }.joined(separator: " "))
+        field("created", localTime(task.created, state.utcOffsetSeconds))
+        if let newest = task.versions.values.max() {
+            let whereFrom = newest.replica == state.replica
+                ? "on this machine"
+                : "on another machine (replica \(String(newest.replica.rawValue.prefix(8))))"
+            field("modified", "\(localTime(newest.timestamp.millis, state.utcOffsetSeconds)) · \(whereFrom)")
+        }
+        field("completed", task.completedAt.map { localTime($0, state.utcOffsetSeconds) } ?? "—")
+        if let source = task.source {
+            field("source", source + (task.externalID.map { " (\($0))" } ?? ""))
+        }
+        let notes = task.notes.isEmpty ? [] : task.notes.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        field("notes", notes.isEmpty ? "— (\(key(.editNotes)) writes some)" : "")
+        let room = max(0, height - out.count)
+        for (i, line) in notes.enumerated() where i < room {
+            var b = LineBuilder(width: width)
+            if i == room - 1 && notes.count > room {
+                b.add("   … \(notes.count - i) more lines (\(key(.editNotes)) shows them all)", .unset)
+            } else {
+                b.add("   " + line)
+            }
+            out.append(b.line())
+        }
+        while out.count < height { out.append(blank()) }
+        return Array(out.prefix(height))
+    }
+
+    /// `2026-11-23 10:04` in the local time zone.
+    static func localTime(_ millis: Int64, _ offsetSeconds: Int) -> String {
+        let text = Timestamps.rfc3339(millis + Int64(offsetSeconds) * 1000)
+        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5))
+    }
+}
+
+/// How a due date stands against today: what makes it stand out.
+enum DueState: Equatable {
+    case none, today, overdue
+
+    init(_ due: DueDate?, today: DueDate) {
+        guard let due else { self = .none; return }
+        self = due < today ? .overdue : (due == today ? .today : .none)
+    }
+
+    var word: String {
+        switch self {
+        case .none: return ""
+        case .today: return "due today"
+        case .overdue: return "overdue"
+        }
+    }
+
+    var style: Style {
+        switch self {
+        case .none: return .normal
+        case .today: return .dueToday
+        case .overdue: return .overdue
+        }
+    }
+}

@@ -1,0 +1,305 @@
+import Foundation
+import NextUpTestSupport
+import Testing
+
+/// The phone bridge with real parts (issue 12): Radicale on 127.0.0.1 with
+/// throw-away storage and no authentication, vdirsyncer between each
+/// replica's vdir and one Radicale calendar (its own config and status
+/// folder, the shape the README gives), and a second CalDAV client — the
+/// `caldav` Python library (`Support/phone.py`) — playing the phone.
+@Suite(.serialized) struct PhoneBridgeEndToEndTests {
+    let scratch = Scratch()
+
+    /// A Radicale server for one test, stopped (and its storage removed with
+    /// the scratch folder) when the test ends.
+    final class Radicale {
+        let process = Process()
+        let port: Int
+        var calendarURL: String { "http://127.0.0.1:\(port)/phone/tasks/" }
+
+        init(storage: URL) throws {
+            port = try Self.freePort()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/radicale")
+            process.arguments = ["--storage-filesystem-folder=\(storage.path)", "--auth-type", "none",
+                                 "--server-hosts", "127.0.0.1:\(port)"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let up = eventually(within: 30) { Self.accepts(port: self.port) }
+            guard up else { throw Failure("Radicale did not start on port \(port)") }
+        }
+
+        /// SIGKILL: the storage is thrown away, and a child of the test
+        /// runner may have inherited a blocked SIGTERM.
+        deinit {
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+
+        static func freePort() throws -> Int {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            }
+            guard bound else { throw Failure("no free port") }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        static func accepts(port: Int) -> Bool {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Runs a program to its end; stdout, stderr and status.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) throws -> NextupProcess.Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LC_ALL"] = "C.UTF-8"
+        environment["LANG"] = "C.UTF-8"
+        p.environment = environment
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        return NextupProcess.Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                                    stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// One machine: a store, a vdir, a vdirsyncer config and status folder,
+    /// and (for two machines) a shared peer folder.
+    struct Machine {
+        let nextup: NextupProcess
+        let vdir: URL
+        let vdirsyncerConfig: URL
+
+        init(_ name: String, scratch: Scratch, calendarURL: String, peer: URL?) throws {
+            vdir = scratch.path("\(name)-vdir")
+            try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+            var extra = ["NEXTUP_HOME": scratch.path("\(name)-store").path, "NEXTUP_VDIR": vdir.path]
+            if let peer { extra["NEXTUP_PEER"] = peer.path }
+            nextup = NextupProcess(home: scratch.url, extra: extra)
+            // The README's config, with this machine's paths.
+            vdirsyncerConfig = scratch.path("\(name)-vdirsyncer.conf")
+            let config = """
+                [general]
+                status_path = "\(scratch.path("\(name)-vdirsyncer-status").path)/"
+
+                [pair nextup_phone]
+                a = "nextup_vdir"
+                b = "nextup_caldav"
+                collections = null
+                conflict_resolution = "a wins"
+
+                [storage nextup_vdir]
+                type = "filesystem"
+                path = "\(vdir.path)/"
+                fileext = ".ics"
+
+                [storage nextup_caldav]
+                type = "caldav"
+                url = "\(calendarURL)"
+                username = "phone"
+                password = "phone"
+                item_types = ["VTODO"]
+
+                """
+            try Data(config.utf8).write(to: vdirsyncerConfig)
+            let discover = try PhoneBridgeEndToEndTests.run("/usr/bin/vdirsyncer", ["-c", vdirsyncerConfig.path, "discover"])
+            guard discover.status == 0 else { throw Failure("vdirsyncer discover: \(discover)") }
+        }
+
+        func vdirsyncer() throws {
+            let result = try PhoneBridgeEndToEndTests.run("/usr/bin/vdirsyncer", ["-c", vdirsyncerConfig.path, "sync"])
+            guard result.status == 0 else { throw Failure("vdirsyncer sync: \(result)") }
+        }
+
+        @discardableResult
+        func sync() throws -> String {
+            let result = try nextup.run("sync")
+            guard result.status == 0 else { throw Failure("nextup sync: \(result)") }
+            return result.stdout
+        }
+
+        func tasks() throws -> [[String: Any]] {
+            let result = try nextup.run("list", "--all", "--json")
+            guard result.status == 0 else { throw Failure("nextup list: \(result)") }
+            let open = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+            let deleted = try nextup.run("list", "--deleted", "--json")
+            return open + (try JSONSerialization.jsonObject(with: Data(deleted.stdout.utf8)) as? [[String: Any]] ?? [])
+        }
+
+        func task(_ id: String) throws -> [String: Any] {
+            let result = try nextup.run("show", id, "--json")
+            guard result.status == 0 else { throw Failure("nextup show: \(result)") }
+            return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+        }
+    }
+
+    static var phoneScript: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Support/phone.py").path
+    }
+
+    /// The phone: `phone.py` against the calendar.
+    static func phone(_ url: String, _ args: String...) throws -> String {
+        let result = try run("/usr/bin/python3", [phoneScript, url] + args)
+        guard result.status == 0 else { throw Failure("phone \(args): \(result)") }
+        return result.stdout
+    }
+
+    static func phoneTasks(_ url: String) throws -> [String: [String: Any]] {
+        let list = try JSONSerialization.jsonObject(with: Data(try phone(url, "list").utf8)) as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: list.map { ($0["uid"] as! String, $0) })
+    }
+
+    static func makeCalendar(_ radicale: Radicale) throws {
+        let script = """
+            import caldav
+            c = caldav.DAVClient(url="http://127.0.0.1:\(radicale.port)/", username="phone", password="phone")
+            c.principal().make_calendar(name="Tasks", cal_id="tasks", supported_calendar_component_set=["VTODO"])
+            """
+        let result = try run("/usr/bin/python3", ["-c", script])
+        guard result.status == 0 else { throw Failure("make calendar: \(result)") }
+    }
+
+    @Test func thePhoneSeesTasksAndItsEditsKeepWhatItDoesNotKnow() throws {
+        let started = Date()
+        let radicale = try Radicale(storage: scratch.path("radicale"))
+        try Self.makeCalendar(radicale)
+        let url = radicale.calendarURL
+        let a = try Machine("a", scratch: scratch, calendarURL: url, peer: nil)
+
+        // nextup adds and triages tasks; the phone sees them.
+        let report = try a.nextup.run("add", "Write the report", "--urgency", "urgent", "--importance", "3", "--duration", "90",
+                                      "--category", "Deep Work", "--due", "2026-12-24", "--next").out
+        let rent = try a.nextup.run("add", "Pay rent", "--importance", "2", "--due", "2026-12-01").out
+        let plumber = try a.nextup.run("add", "Call the plumber", "--importance", "1").out
+        #expect(try a.nextup.run("done", plumber).status == 0)
+        #expect(try a.sync().contains("3 files written"))
+        try a.vdirsyncer()
+        var phone = try Self.phoneTasks(url)
+        #expect(phone.count == 3)
+        #expect(phone[report]?["summary"] as? String == "Write the report")
+        #expect(phone[report]?["due"] as? String == "20261224")
+        #expect(phone[report]?["priority"] as? String == "1")
+        #expect(phone[report]?["status"] as? String == "NEEDS-ACTION")
+        #expect(phone[rent]?["priority"] as? String == "5")
+        #expect(phone[plumber]?["status"] as? String == "COMPLETED")
+
+        // The phone creates a task, completes another and renames a third,
+        // dropping every X- property.
+        _ = try Self.phone(url, "create", "phone-task-1", "Buy milk")
+        _ = try Self.phone(url, "complete", rent)
+        _ = try Self.phone(url, "rename", report, "Write the final report")
+        #expect(try Self.phoneTasks(url)[report]?["x"] as? [String] == [])
+        try a.vdirsyncer()
+        let cycle = try a.sync()
+        #expect(cycle.contains("vdir: 1 created, 2 updated, 0 deleted"), "\(cycle)")
+
+        let tasks = try a.tasks()
+        let milk = tasks.filter { $0["title"] as? String == "Buy milk" }
+        #expect(milk.count == 1)
+        #expect(milk.first?["external_id"] as? String == "phone-task-1")
+        #expect(milk.first?["importance"] as? Int == 3)
+        #expect(try a.task(rent)["done"] as? Bool == true)
+        let renamed = try a.task(report)
+        #expect(renamed["title"] as? String == "Write the final report")
+        #expect(renamed["urgency"] as? String == "urgent")
+        #expect(renamed["duration"] as? Int == 90)
+        #expect(renamed["category"] as? String == "Deep Work")
+        #expect(renamed["next_up"] as? Bool == true)
+
+        // The X- properties go back to the phone; then everything is quiet.
+        try a.vdirsyncer()
+        phone = try Self.phoneTasks(url)
+        #expect(phone[report]?["x"] as? [String] == ["X-NEXTUP-CATEGORY", "X-NEXTUP-DURATION", "X-NEXTUP-NEXT-UP", "X-NEXTUP-URGENCY"])
+        #expect(phone[report]?["summary"] as? String == "Write the final report")
+        #expect(phone.count == 4)
+        try a.vdirsyncer()
+        #expect(try a.sync().contains("vdir: 0 created, 0 updated, 0 deleted, 0 files written"))
+
+        // Deleted on the phone: soft-deleted in nextup; restored, back on the phone.
+        _ = try Self.phone(url, "delete", rent)
+        try a.vdirsyncer()
+        #expect(try a.sync().contains("0 created, 0 updated, 1 deleted"))
+        #expect(try a.task(rent)["deleted"] as? Bool == true)
+        #expect(try a.nextup.run("restore", rent).status == 0)
+        #expect(try a.sync().contains("1 file written"))
+        try a.vdirsyncer()
+        phone = try Self.phoneTasks(url)
+        #expect(phone[rent]?["summary"] as? String == "Pay rent")
+        #expect(phone[rent]?["status"] as? String == "COMPLETED")
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
+
+    @Test func twoReplicasBridgingOneCalendarThroughAPeerFolderMakeNoDuplicates() throws {
+        let started = Date()
+        let radicale = try Radicale(storage: scratch.path("radicale"))
+        try Self.makeCalendar(radicale)
+        let url = radicale.calendarURL
+        let peer = scratch.path("peer")
+        try FileManager.default.createDirectory(at: peer, withIntermediateDirectories: true)
+        let a = try Machine("a", scratch: scratch, calendarURL: url, peer: peer)
+        let b = try Machine("b", scratch: scratch, calendarURL: url, peer: peer)
+
+        let first = try a.nextup.run("add", "From machine A", "--urgency", "urgent", "--duration", "30").out
+        _ = try b.nextup.run("add", "From machine B", "--category", "Admin").out
+        _ = try Self.phone(url, "create", "phone-task-2", "From the phone")
+        // Each round: each machine fetches from the calendar, syncs (peer
+        // folder, then bridge), and sends its files back.
+        for round in 0..<4 {
+            for machine in [a, b] {
+                try machine.vdirsyncer()
+                try machine.sync()
+                try machine.vdirsyncer()
+            }
+            if round == 1 {
+                _ = try Self.phone(url, "rename", "phone-task-2", "From the phone, renamed")
+                _ = try Self.phone(url, "complete", first)
+            }
+        }
+        for machine in [a, b] {
+            let tasks = try machine.tasks()
+            let titles = tasks.map { $0["title"] as? String ?? "" }.sorted()
+            #expect(titles == ["From machine A", "From machine B", "From the phone, renamed"], "\(titles)")
+            #expect(Set(tasks.map { $0["id"] as? String ?? "" }).count == 3)
+        }
+        let done = try a.task(first)
+        #expect(done["done"] as? Bool == true && done["urgency"] as? String == "urgent" && done["duration"] as? Int == 30)
+        #expect(try b.task(first)["done"] as? Bool == true)
+        let phone = try Self.phoneTasks(url)
+        #expect(phone.count == 3)
+        #expect(Set(phone.values.map { $0["summary"] as? String ?? "" }) == ["From machine A", "From machine B", "From the phone\\, renamed"])
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
+}

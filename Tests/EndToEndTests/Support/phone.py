@@ -1,0 +1,97 @@
+#!/usr/bin/python3
+"""Plays the phone in the CalDAV end-to-end test: a second client that talks
+to the CalDAV server directly with the `caldav` library, as tasks.org or
+Apple Reminders would, and rewrites tasks the way such apps do — dropping
+every X- property it does not know.
+
+usage: phone.py URL COMMAND [ARGS]
+  list                      every VTODO as JSON: uid, summary, due, priority, status, x (X- names)
+  create UID SUMMARY        a new task
+  complete UID              STATUS:COMPLETED + COMPLETED, X- properties dropped
+  rename UID TITLE          a new SUMMARY, X- properties dropped
+  delete UID                removes the task
+"""
+import datetime
+import json
+import sys
+
+import caldav
+
+
+def unfold(text):
+    lines = []
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        if raw[:1] in (" ", "\t") and lines:
+            lines[-1] += raw[1:]
+        elif raw:
+            lines.append(raw)
+    return lines
+
+
+def todo_lines(lines):
+    """The lines of the VTODO, without BEGIN/END, and the rest around it."""
+    start = lines.index("BEGIN:VTODO")
+    end = lines.index("END:VTODO")
+    return lines[:start + 1], lines[start + 1:end], lines[end:]
+
+
+def prop(lines, name):
+    for line in lines:
+        head, _, value = line.partition(":")
+        if head.split(";")[0].upper() == name:
+            return value
+    return None
+
+
+def rewrite(obj, edit):
+    before, todo, after = todo_lines(unfold(obj.data))
+    todo = [line for line in todo if not line.upper().startswith("X-")]
+    todo = edit(todo)
+    obj.data = "\n".join(before + todo + after) + "\n"
+    obj.save()
+
+
+def find(cal, uid):
+    for obj in cal.todos(include_completed=True):
+        if prop(todo_lines(unfold(obj.data))[1], "UID") == uid:
+            return obj
+    raise SystemExit(f"no task with UID {uid}")
+
+
+def main():
+    url, command, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    client = caldav.DAVClient(url=url, username="phone", password="phone")
+    cal = caldav.Calendar(client=client, url=url)
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    if command == "list":
+        out = []
+        for obj in cal.todos(include_completed=True):
+            todo = todo_lines(unfold(obj.data))[1]
+            out.append({
+                "uid": prop(todo, "UID"), "summary": prop(todo, "SUMMARY"), "due": prop(todo, "DUE"),
+                "priority": prop(todo, "PRIORITY"), "status": prop(todo, "STATUS"),
+                "x": sorted(line.split(":")[0].split(";")[0] for line in todo if line.upper().startswith("X-")),
+            })
+        print(json.dumps(sorted(out, key=lambda t: t["uid"])))
+    elif command == "create":
+        uid, summary = args
+        cal.save_todo("\n".join([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//phone//test//EN", "BEGIN:VTODO",
+            f"UID:{uid}", f"DTSTAMP:{now}", f"SUMMARY:{summary}", "PRIORITY:1", "DUE;VALUE=DATE:20261201",
+            "CATEGORIES:Errands", "STATUS:NEEDS-ACTION", "END:VTODO", "END:VCALENDAR"]) + "\n")
+    elif command == "complete":
+        (uid,) = args
+        rewrite(find(cal, uid), lambda todo: [l for l in todo if not l.upper().startswith(("STATUS", "COMPLETED", "LAST-MODIFIED"))]
+                + ["STATUS:COMPLETED", f"COMPLETED:{now}", f"LAST-MODIFIED:{now}"])
+    elif command == "rename":
+        uid, title = args
+        rewrite(find(cal, uid), lambda todo: [l for l in todo if not l.upper().startswith(("SUMMARY", "LAST-MODIFIED"))]
+                + [f"SUMMARY:{title}", f"LAST-MODIFIED:{now}"])
+    elif command == "delete":
+        (uid,) = args
+        find(cal, uid).delete()
+    else:
+        raise SystemExit(f"unknown command {command}")
+
+
+main()

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// Issue 13's sync feedback in a real terminal: a damaged line in another
+/// replica's log is shown in the status bar and reported by doctor; r says
+/// what the cycle did.
+@Suite struct TUISyncFeedbackTests {
+    let scratch = Scratch()
+    var cli: NextupProcess { NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("store").path]) }
+
+    func waitFor(_ tmux: TUITmux, _ text: String) throws {
+        let seen = try tmux.waitForScreen { $0.contains { $0.contains(text) } }
+        #expect(seen.ok, "waiting for “\(text)”:\n\(seen.screen.joined(separator: "\n"))")
+    }
+
+    @Test func aDamagedPeerLineIsShownAndReportedAndRSaysWhatItDid() throws {
+        let peer = scratch.path("peer")
+        try FileManager.default.createDirectory(at: peer, withIntermediateDirectories: true)
+        let other = ["--store", scratch.path("other").path, "--peer", peer.path]
+        #expect(try cli.run(other + ["add", "First from the other machine"]).status == 0)
+        #expect(try cli.run(other + ["add", "Second from the other machine"]).status == 0)
+        // Damage one byte in the middle of its first change line.
+        let log = try #require(try FileManager.default.contentsOfDirectory(atPath: peer.path).first { $0.hasSuffix(".log") })
+        var lines = try String(contentsOf: peer.appendingPathComponent(log), encoding: .utf8).components(separatedBy: "\n")
+        var damaged = Array(lines[1])
+        damaged[damaged.count / 2] = damaged[damaged.count / 2] == "X" ? "Y" : "X"
+        lines[1] = String(damaged)
+        try lines.joined(separator: "\n").write(to: peer.appendingPathComponent(log), atomically: false, encoding: .utf8)
+
+        let doctor = try cli.run("--peer", peer.path, "doctor")
+        #expect(doctor.status == 1, "\(doctor)")
+        #expect(doctor.stdout.contains("problem: skipped: \(log), byte"), "\(doctor)")
+        #expect(doctor.stdout.contains("line is damaged (checksum mismatch)"), "\(doctor)")
+
+        let tmux = try TUITmux(environment: cli.environment, width: 100, height: 30)
+        try tmux.run("\"\(NextupProcess.binary.path)\" --peer \"\(peer.path)\"")
+        try waitFor(tmux, "Second from the other machine")
+        try waitFor(tmux, "checksum mismatch")
+        try tmux.keys("r")
+        try waitFor(tmux, "synced: uploaded 0 changes")
+        try tmux.keys("q")
+    }
+}

@@ -1,0 +1,253 @@
+import Foundation
+import NextUpCore
+@testable import NextUpStore
+import NextUpTestSupport
+import Testing
+@testable import NextUpBridge
+
+/// The bridge against a real store and a real folder, no server: what a
+/// cycle reads, writes, keeps and refuses (DESIGN.md §5b).
+@Suite struct VdirBridgeTests {
+    let tmp = TemporaryFolder()
+    var vdir: URL { tmp.path("vdir") }
+
+    func open(_ name: String = "store") throws -> (TaskStore, VdirBridge) {
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path(name)))
+        return (store, VdirBridge(store: store, folder: vdir))
+    }
+
+    func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: vdir.path).sorted() }
+    func read(_ name: String) throws -> String { try String(contentsOf: vdir.appendingPathComponent(name), encoding: .utf8) }
+    func write(_ text: String, _ name: String) throws { try Data(text.utf8).write(to: vdir.appendingPathComponent(name)) }
+    func modified(_ name: String) throws -> Date {
+        try FileManager.default.attributesOfItem(atPath: vdir.appendingPathComponent(name).path)[.modificationDate] as! Date
+    }
+
+    func triaged(_ store: TaskStore, _ title: String) throws -> TaskItem {
+        var draft = try TaskDraft(title: title)
+        draft.urgency = .urgent
+        draft.importance = .medium
+        draft.duration = try TaskDuration(minutes: 45)
+        draft.category = "Deep Work"
+        draft.nextUp = true
+        return try store.add(draft)
+    }
+
+    /// A phone's rewrite: the file's VTODO with its X- properties dropped and
+    /// `edit` applied to its properties (reordered: SUMMARY last).
+    func phoneRewrite(_ name: String, _ edit: (inout [ICalProperty]) -> Void) throws {
+        var calendar = try ICalComponent.parse(Array(try read(name).utf8))[0]
+        let index = calendar.components.firstIndex { $0.name == "VTODO" }!
+        var properties = calendar.components[index].properties.filter { !$0.name.hasPrefix("X-") }
+        edit(&properties)
+        properties.sort { ($0.name == "SUMMARY" ? 1 : 0) < ($1.name == "SUMMARY" ? 1 : 0) }
+        calendar.components[index].properties = properties
+        try write(calendar.serialized().replacingOccurrences(of: "\r\n", with: "\n"), name)
+    }
+
+    @Test func tasksBecomeFilesAndAQuietCycleWritesNothing() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "Write the report")
+        let first = try bridge.cycle()
+        #expect(first.written == 1)
+        #expect(try files() == ["\(task.id.rawValue).ics"])
+        let text = try read("\(task.id.rawValue).ics")
+        #expect(text.contains("X-NEXTUP-URGENCY:urgent\r\n"))
+        #expect(text.contains("PRIORITY:5\r\n"))
+        let stamp = try modified("\(task.id.rawValue).ics")
+        // Another connection's data_version moves with every commit of this one.
+        let observer = try TaskStore.open(StoreLocation(folder: tmp.path("store")))
+        let version = try observer.dataVersion()
+        let second = try bridge.cycle()
+        #expect(second.written == 0 && !second.changedStore)
+        #expect(try modified("\(task.id.rawValue).ics") == stamp)
+        #expect(try observer.dataVersion() == version)
+    }
+
+    @Test func aPhoneRewriteDroppingExtensionsClearsNothingAndTheFileGetsThemBack() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "Write the report")
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        try phoneRewrite(name) { props in
+            props = props.map { $0.name == "SUMMARY" ? ICalProperty(name: "SUMMARY", text: "Write the final report") : $0 }
+        }
+        let report = try bridge.cycle()
+        #expect(report.updated == 1)
+        let after = try #require(try store.task(task.id))
+        #expect(after.title == "Write the final report")
+        #expect(after.urgency == .urgent && after.duration?.minutes == 45 && after.category == "Deep Work")
+        #expect(after.nextUpPosition == task.nextUpPosition)
+        #expect(after.versions[.urgency] == task.versions[.urgency])
+        #expect(try read(name).contains("X-NEXTUP-DURATION:45\r\n"))
+        #expect(try bridge.cycle().written == 0)
+    }
+
+    @Test func aPropertyChangedOnBothSidesGoesToTheNewerChange() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "Original")
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        // Changed in nextup, and by a phone whose edit is stamped earlier: nextup's stays.
+        _ = try store.edit(task.id, set: [(.title, .string("Edited in nextup"))])
+        try phoneRewrite(name) { props in
+            props = props.filter { $0.name != "SUMMARY" && $0.name != "LAST-MODIFIED" }
+                + [ICalProperty(name: "SUMMARY", text: "Edited on the phone"), ICalProperty(name: "LAST-MODIFIED", value: "20000101T000000Z")]
+        }
+        var report = try bridge.cycle()
+        #expect(report.kept == 1 && report.updated == 0)
+        #expect(report.notices.contains { $0.contains("kept nextup's newer title") })
+        #expect(try store.task(task.id)?.title == "Edited in nextup")
+        #expect(try read(name).contains("SUMMARY:Edited in nextup\r\n"))
+        // Again, the phone's edit stamped later: the phone's wins.
+        _ = try store.edit(task.id, set: [(.title, .string("Edited in nextup again"))])
+        try phoneRewrite(name) { props in
+            props = props.filter { $0.name != "SUMMARY" && $0.name != "LAST-MODIFIED" }
+                + [ICalProperty(name: "SUMMARY", text: "Edited on the phone later"), ICalProperty(name: "LAST-MODIFIED", value: "21000101T000000Z")]
+        }
+        report = try bridge.cycle()
+        #expect(report.kept == 0 && report.updated == 1)
+        #expect(try store.task(task.id)?.title == "Edited on the phone later")
+        #expect(try bridge.cycle().written == 0)
+    }
+
+    @Test func theLongestNotesGoThroughAndComeBack() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "long notes")
+        let notes = String(repeating: "漢,\\;", count: TaskText.maxNotesLength / 4)
+        _ = try store.edit(task.id, set: [(.notes, .string(notes))])
+        #expect(try bridge.cycle().written == 1)
+        let name = "\(task.id.rawValue).ics"
+        try phoneRewrite(name) { props in
+            props = props.map { $0.name == "SUMMARY" ? ICalProperty(name: "SUMMARY", text: "renamed") : $0 }
+        }
+        let report = try bridge.cycle()
+        #expect(report.skipped.isEmpty && report.updated == 1)
+        #expect(try store.task(task.id)?.notes == notes)
+        #expect(try store.task(task.id)?.title == "renamed")
+    }
+
+    @Test func identicalOrReFoldedContentChangesNothing() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, String(repeating: "long title é ", count: 12))
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        let text = try read(name)
+        try write(text, name)  // same bytes, new mtime
+        let observer = try TaskStore.open(StoreLocation(folder: tmp.path("store")))
+        let version = try observer.dataVersion()
+        #expect(try bridge.cycle().written == 0)
+        #expect(try observer.dataVersion() == version)
+        let outbox = try store.outboxCount(after: 0)
+        let stored = try store.task(task.id)
+        // Unfolded, LF line ends, properties reversed: the same VTODO.
+        var calendar = try ICalComponent.parse(Array(text.utf8))[0]
+        calendar.components[0].properties.reverse()
+        let unfolded = calendar.components[0].properties.map { ICalComponent.contentLine($0) }.joined(separator: "\n")
+        try write("BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VTODO\n\(unfolded)\nEND:VTODO\nEND:VCALENDAR\n", name)
+        let report = try bridge.cycle()
+        #expect(!report.changedStore && report.written == 0)
+        #expect(try store.task(task.id) == stored)
+        #expect(try store.outboxCount(after: 0) == outbox)
+    }
+
+    @Test func aFileMadeElsewhereBecomesATaskWithAStableId() throws {
+        let (store, bridge) = try open()
+        let phone = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//phone//EN\nBEGIN:VTODO\nUID:tasks.org-1234@example\nSUMMARY:Buy milk\nPRIORITY:1\nDUE;VALUE=DATE:20261201\nCATEGORIES:Errands,shop\nEND:VTODO\nEND:VCALENDAR\n"
+        try write(phone, "tasks.org-1234@example.ics")
+        let report = try bridge.cycle()
+        #expect(report.created == 1)
+        let id = TaskID.forVTodoUID("tasks.org-1234@example")
+        let task = try #require(try store.task(id))
+        #expect(task.title == "Buy milk" && task.importance == .high && task.due?.description == "2026-12-01")
+        #expect(task.category == "Errands" && task.tags == ["shop"])
+        #expect(task.externalID == "tasks.org-1234@example" && task.source == "vtodo")
+        #expect(try files() == ["tasks.org-1234@example.ics"])
+        #expect(try read("tasks.org-1234@example.ics").contains("UID:tasks.org-1234@example\r\n"))
+        #expect(try read("tasks.org-1234@example.ics").contains("X-NEXTUP-CATEGORY:Errands\r\n"))
+        // A second store bridging its own copy names the same task.
+        let other = tmp.path("vdir2")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try Data(phone.utf8).write(to: other.appendingPathComponent("x.ics"))
+        let store2 = try TaskStore.open(StoreLocation(folder: tmp.path("store2")))
+        _ = try VdirBridge(store: store2, folder: other).cycle()
+        #expect(try store2.allTasks().map(\.id) == [id])
+    }
+
+    @Test func aVanishedFileSoftDeletesAndRestoringWritesItBack() throws {
+        let (store, bridge) = try open()
+        let keep = try triaged(store, "keep")
+        let task = try triaged(store, "gone on the phone")
+        _ = try bridge.cycle()
+        try FileManager.default.removeItem(at: vdir.appendingPathComponent("\(task.id.rawValue).ics"))
+        let report = try bridge.cycle()
+        #expect(report.deleted == 1 && report.written == 0)
+        #expect(try store.task(task.id)?.deleted == true)
+        #expect(try store.task(keep.id)?.deleted == false)
+        #expect(try bridge.cycle().written == 0)
+        _ = try store.restore(task.id)
+        #expect(try bridge.cycle().written == 1)
+        #expect(try read("\(task.id.rawValue).ics").contains("STATUS:NEEDS-ACTION\r\n"))
+        // Deleted in nextup: the file stays, cancelled.
+        _ = try store.delete(keep.id)
+        _ = try bridge.cycle()
+        #expect(try read("\(keep.id.rawValue).ics").contains("STATUS:CANCELLED\r\n"))
+    }
+
+    @Test func anEmptiedOrMissingFolderDeletesNothing() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "t")
+        _ = try bridge.cycle()
+        try FileManager.default.removeItem(at: vdir)
+        #expect(throws: BridgeError.missingFolder(vdir.standardizedFileURL.path)) { try bridge.cycle() }
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let report = try bridge.cycle()
+        #expect(report.deleted == 0 && report.written == 0)
+        #expect(report.notices.contains { $0.contains("is empty") && $0.contains("nothing deleted") })
+        #expect(try store.task(task.id)?.deleted == false)
+        #expect(try files().isEmpty)
+    }
+
+    @Test func badFilesAreSkippedWithOneLineAndTheRestIsBridged() throws {
+        let (store, bridge) = try open()
+        let ours = try triaged(store, "ours")
+        _ = try bridge.cycle()
+        let good = "BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:good\nSUMMARY:Good one\nEND:VTODO\nEND:VCALENDAR\n"
+        try write(good, "good.ics")
+        try write("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:m\nSUMMARY x\nEND:VTODO\nEND:VCALENDAR\n", "malformed.ics")
+        try Data(Array("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:n\nSUMMARY:".utf8) + [0xFF, 0xFE] + Array("\nEND:VTODO\nEND:VCALENDAR\n".utf8))
+            .write(to: vdir.appendingPathComponent("latin.ics"))
+        try write("BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:e\nSUMMARY:Meeting\nEND:VEVENT\nEND:VCALENDAR\n", "event.ics")
+        try write("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:a\nSUMMARY:a\nEND:VTODO\nBEGIN:VTODO\nUID:b\nSUMMARY:b\nEND:VTODO\nEND:VCALENDAR\n", "two.ics")
+        try Data(count: 10 * 1024 * 1024).write(to: vdir.appendingPathComponent("huge.ics"))
+        let impostor = TaskID.make()
+        _ = try store.bridgeWrite(impostor, set: [(.title, .string("known"))], creating: true)
+        try write("BEGIN:VCALENDAR\nBEGIN:VTODO\nUID:someone-else\nSUMMARY:x\nEND:VTODO\nEND:VCALENDAR\n", "\(impostor.rawValue).ics")
+        let before = try read("\(ours.id.rawValue).ics")
+        let report = try bridge.cycle()
+        #expect(report.created == 1)
+        #expect(try store.task(TaskID.forVTodoUID("good"))?.title == "Good one")
+        let reasons = report.skipped.joined(separator: "\n")
+        for (file, words) in [("malformed.ics", "no ':'"), ("latin.ics", "not UTF-8"), ("event.ics", "VEVENT"),
+                              ("two.ics", "2 VTODOs"), ("huge.ics", "larger than"), ("\(impostor.rawValue).ics", "named like the task")] {
+            #expect(report.skipped.contains { $0.hasPrefix(file) && $0.contains(words) }, "\(file): \(reasons)")
+        }
+        #expect(report.skipped.allSatisfy { !$0.contains("\n") })
+        #expect(try read("\(ours.id.rawValue).ics") == before)
+        #expect(try read("malformed.ics").contains("SUMMARY x"))
+        #expect(try store.task(TaskID.forVTodoUID("someone-else")) == nil)
+    }
+
+    @Test func aStaleBridgeWriteIsRefusedAndChangesNothing() throws {
+        let (store, _) = try open()
+        let task = try triaged(store, "t")
+        _ = try store.edit(task.id, set: [(.title, .string("changed meanwhile"))])
+        #expect(throws: StaleWrite.self) {
+            try store.bridgeWrite(task.id, set: [(.title, .string("from the phone"))], expecting: [.title: task.versions[.title]],
+                                  state: [TaskStore.bridgeKeyPrefix + "item.x": "y"])
+        }
+        #expect(try store.task(task.id)?.title == "changed meanwhile")
+        #expect(try store.bridgeState()[TaskStore.bridgeKeyPrefix + "item.x"] == nil)
+    }
+}
