@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NextUpBridge
+import NextUpConfig
 import NextUpCore
 import NextUpStore
 import NextUpSync
@@ -136,9 +137,5 @@ private final class WatchPrinter: Sendable {
         fflush(nil)
     }
 
-    static func time() -> String {
-        let f = DateFormatter()
-        f.dateFormat = "HH:mm:ss"
-        return f.string(from: Date())
-    }
+    static func time() -> String { LocalTime.clock(atMillis: LocalTime.nowMillis) }
 }

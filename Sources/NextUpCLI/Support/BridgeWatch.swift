@@ -1,5 +1,6 @@
 import Foundation
 import NextUpBridge
+import NextUpConfig
 import NextUpSync
 #if canImport(Glibc)
 import Glibc
@@ -21,7 +22,7 @@ struct BridgeWatch {
                 do {
                     let report = try bridge.cycle()
                     if report.changedStore || report.written > 0 || !report.skipped.isEmpty || !report.notices.isEmpty {
-                        let time = ISO8601DateFormatter().string(from: Date())
+                        let time = LocalTime.clock(atMillis: LocalTime.nowMillis)
                         report.lines.enumerated().forEach { print($0.offset == 0 ? "\(time) \($0.element)" : $0.element) }
                     }
                 } catch {

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import NextUpConfig
 import NextUpCore
 
 /// The field options of `add` and `edit` (`--urgency`, `--due`, …), read
@@ -19,17 +19,9 @@ enum FieldOptions {
         }
     }
 
-    /// Today's date where the person is (the local time zone), from the C
-    /// library's `localtime_r`: Foundation's `Calendar` would load ICU's data
-    /// (about 4.5 MB and a millisecond) into every `add` and `edit`.
+    /// Today's date where the person is (``LocalTime``, without ICU).
     static func localToday(_ now: Date = Date()) -> DueDate {
-        var seconds = time_t(now.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil,
-              let day = try? DueDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday)) else {
-            return DueDate(epochDay: Int64(now.timeIntervalSince1970 / 86_400))
-        }
-        return day
+        LocalTime.today(atMillis: Int64((now.timeIntervalSince1970 * 1000).rounded(.down)))
     }
 
     /// Tag names as typed, validated.

@@ -1,4 +1,5 @@
 import Foundation
+import NextUpConfig
 import NextUpCore
 
 /// Runs the reducer against real collaborators: performs the effects on the
@@ -30,7 +31,7 @@ public final class AppRuntime {
 
     public init(state: AppState, backend: TaskBackend, screen: Screen, sync: SyncSource? = nil, clock: PhysicalClock = SystemClock(),
                 editor: TextEditing? = nil,
-                utcOffset: @escaping (Int64) -> Int = { TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0) / 1000)) }) {
+                utcOffset: @escaping (Int64) -> Int = LocalTime.utcOffsetSeconds(atMillis:)) {
         self.state = state
         self.editor = editor
         self.utcOffset = utcOffset
