@@ -21,15 +21,7 @@ import Testing
         p.arguments = ["-c", command]
         p.environment = env
         p.currentDirectoryURL = Self.packageRoot
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return .init(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                     stderr: String(decoding: errData, as: UTF8.self))
+        return try NextupProcess.capture(p)
     }
 
     @Test func installPutsAWorkingBinaryManPageAndCompletionsUnderPrefix() throws {

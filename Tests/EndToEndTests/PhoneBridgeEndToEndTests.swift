@@ -81,19 +81,7 @@ import Testing
         environment["LC_ALL"] = "C.UTF-8"
         environment["LANG"] = "C.UTF-8"
         p.environment = environment
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        p.waitUntilExit()
-        return NextupProcess.Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                                    stderr: String(decoding: errData, as: UTF8.self))
+        return try NextupProcess.capture(p)
     }
 
     /// One machine: a store, a vdir, a vdirsyncer config and status folder,

@@ -35,14 +35,7 @@ import Testing
         p.executableURL = URL(fileURLWithPath: "/usr/bin/task")
         p.arguments = ["rc.data.location=" + scratch.path(data).path] + args
         p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return .init(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        return try NextupProcess.capture(p)
     }
 
     /// `task export` as objects by uuid, without the computed `id` and `urgency`.

@@ -19,17 +19,11 @@ enum MachineFaults {
             p.executableURL = URL(fileURLWithPath: "/usr/bin/sudo")
             p.arguments = ["-n"] + args
         }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw Failure(description: "\(args.joined(separator: " ")) failed (\(p.terminationStatus)): \(String(decoding: errData, as: UTF8.self))")
+        let result = try NextupProcess.capture(p)
+        guard result.status == 0 else {
+            throw Failure(description: "\(args.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
         }
-        return String(decoding: outData, as: UTF8.self)
+        return result.stdout
     }
 
     /// Fills the file system holding `folder` with one file until the kernel

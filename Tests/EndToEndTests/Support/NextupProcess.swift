@@ -50,14 +50,24 @@ struct NextupProcess {
             p.arguments = Array(prefix.dropFirst()) + [Self.binary.path] + args
         }
         p.environment = environment
-        let out = Pipe(), err = Pipe(), input = Pipe()
+        return try Self.capture(p, stdin: stdin ?? "")
+    }
+
+    func run(_ args: String...) throws -> Result { try run(args) }
+
+    /// Runs any prepared process to its end, feeding `stdin` (nil: none) and
+    /// collecting both outputs — read at once, so a large output cannot block.
+    static func capture(_ p: Process, stdin: String? = nil) throws -> Result {
+        let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
-        p.standardInput = input
+        let input = stdin.map { _ in Pipe() }
+        if let input { p.standardInput = input } else { p.standardInput = FileHandle.nullDevice }
         try p.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        // Read both pipes fully before waiting, so a large output cannot block.
+        if let input, let stdin {
+            input.fileHandleForWriting.write(Data(stdin.utf8))
+            try input.fileHandleForWriting.close()
+        }
         let group = DispatchGroup()
         nonisolated(unsafe) var errData = Data()
         group.enter()
@@ -68,8 +78,6 @@ struct NextupProcess {
         return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
     }
-
-    func run(_ args: String...) throws -> Result { try run(args) }
 }
 
 /// A fresh folder under the system temp dir, removed on deinit.
