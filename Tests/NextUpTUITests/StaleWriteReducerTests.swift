@@ -147,4 +147,16 @@ import Testing
         _ = q.send(Fixture.keys("q"))
         #expect(q.quitting && q.exitStatus == 0)
     }
+
+    @Test func theConflictKeysStayOnScreenWhateverWasTyped() {
+        var s = state
+        s.width = 80
+        _ = s.send(Fixture.keys("e"))
+        _ = s.send(.key(.paste(String(repeating: "long words ", count: 20))))
+        _ = s.send(.key(.enter))
+        _ = s.send(.stale(stale(.title, .string("Renamed"), by: theirs), .edit))
+        let bar = StatusView.statusBar(s, width: 80).spans.map(\.text).joined()
+        #expect(bar.contains("· k keep theirs · e edit"), "\(bar)")
+        #expect(TerminalWidth.width(of: bar) == 80)
+    }
 }

@@ -69,7 +69,10 @@ enum StatusView {
             return b.line(padding: .error)
         }
         if let prompt = state.prompt, prompt.conflict != nil {
-            b.add(" o overwrite with yours: “\(Sanitizer.visible(prompt.editor.text))” · k keep theirs · e edit", .status)
+            // The keys must stay visible: the text typed is cut to what fits.
+            let head = " o overwrite with yours: “", tail = "” · k keep theirs · e edit"
+            let room = max(1, width - TerminalWidth.width(of: head) - TerminalWidth.width(of: tail))
+            b.add(head + TerminalWidth.truncate(Sanitizer.visible(prompt.editor.text), to: room) + tail, .status)
             return b.line(padding: .status)
         }
         let (text, problem) = syncText(state.sync, nowMillis: state.nowMillis, awaiting: state.syncAwaited != nil)
