@@ -84,6 +84,51 @@ import Testing
         #expect(try store.openCount() == 4)
     }
 
+    /// Schema v5 rewrites the versions column and the outbox (half the bytes
+    /// per task): every version of the v4 fixture survives, and each outbox
+    /// entry reads back as the v4 changes still standing in their rows, with
+    /// the values v4 had recorded.
+    @Test func theV5MigrationKeepsEveryVersionAndEveryStandingChange() throws {
+        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+        let tmp = TemporaryFolder()
+        let location = StoreLocation(folder: tmp.url)
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("schema-v4.sqlite"), to: location.databaseURL)
+        var legacyVersions: [String: [TaskField: Version]] = [:]
+        var legacyOutbox: [(seq: Int64, changes: [FieldChange])] = []
+        do {
+            let v4 = try DatabaseQueue(path: location.databaseURL.path)
+            try v4.write { db in
+                // An earlier write whose value was replaced since, as v4 recorded it.
+                let earlier = FieldChange(task: TaskID("3cf4e3a8-2b79-4431-addf-df50f0c7da90")!, field: .title, value: .string("Fixture: first title"),
+                                          version: Version(timestamp: HybridTimestamp(rawValue: 1), replica: ReplicaID.make()))
+                try db.execute(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)",
+                               arguments: [earlier.task.rawValue, ChangeListJSON.encode([earlier])])
+
+                for row in try Row.fetchAll(db, sql: "SELECT id, versions FROM task") {
+                    legacyVersions[row[0]] = VersionsColumn.decodeLegacy(row[1])
+                }
+                for row in try Row.fetchAll(db, sql: "SELECT seq, task_id, changes FROM outbox ORDER BY seq") {
+                    legacyOutbox.append((row[0], ChangeListJSON.decode(task: row[1], changes: row[2])))
+                }
+            }
+        }
+        #expect(legacyVersions.count == 5 && legacyOutbox.count >= 5)
+        let store = try TaskStore.open(location)
+        #expect(try store.schemaVersion() == 5)
+        let tasks = Dictionary(uniqueKeysWithValues: try store.allTasks().map { ($0.id.rawValue, $0) })
+        for (id, versions) in legacyVersions { #expect(tasks[id]?.versions == versions, "\(id)") }
+        let read = try store.outbox(after: 0)
+        #expect(read.map(\.seq) == legacyOutbox.map(\.seq))
+        var superseded = 0
+        for (entry, legacy) in zip(read, legacyOutbox) {
+            let standing = legacy.changes.filter { tasks[$0.task.rawValue]?.versions[$0.field] == $0.version }
+            superseded += legacy.changes.count - standing.count
+            #expect(entry.changes.sorted { $0.field < $1.field } == standing.sorted { $0.field < $1.field })
+        }
+        #expect(superseded == 1)  // the earlier title: the rule was exercised
+        #expect(read.last?.changes == [])
+    }
+
     @Test func locationFollowsOptionThenEnvironment() {
         #expect(StoreLocation.resolve(option: "/x", environment: ["NEXTUP_HOME": "/y"]).folder.path == "/x")
         #expect(StoreLocation.resolve(option: nil, environment: ["NEXTUP_HOME": "/y"]).folder.path == "/y")

@@ -5,50 +5,32 @@ import NextUpCore
 /// The local change log: every change this replica makes, appended in the same
 /// transaction as the change itself, in commit order. Sync uploads from it and
 /// prunes what it uploaded. Remote changes merged in are never recorded here.
+///
+/// Since schema v5 an entry names the fields a write changed and the version
+/// each got (``VersionsColumn``'s form), not their values: the task row holds
+/// the value. Contract of reading (``TaskStore/outbox(after:limit:)``): a
+/// field is read as a change only while the row still holds the version the
+/// entry names, with the row's value — which is then exactly the value that
+/// write left. A field that moved on since (a later local write, recorded by
+/// its own later entry, or a newer change merged from another replica, which
+/// that replica publishes) is superseded, and skipped: publishing it could
+/// never change what any replica converges to, as its version loses to the
+/// one that replaced it everywhere. (Before v5 every value was kept twice,
+/// half of a freshly imported store.)
 public enum Outbox {
-    struct Entry: Codable {
-        var f: String
-        var v: FieldValue
-        var h: Int64
-        var r: String
-    }
-
     static func append(_ changes: [FieldChange], task: TaskID, _ db: Database) throws {
         guard !changes.isEmpty else { return }
-        let json = entriesJSON(changes)
-        try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)").execute(arguments: [task.rawValue, json])
+        let refs = Dictionary(changes.map { ($0.field, $0.version) }, uniquingKeysWith: { _, later in later })
+        try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)")
+            .execute(arguments: [task.rawValue, VersionsColumn.encode(refs)])
     }
 
-    /// The `changes` column: `[Entry]` as JSONEncoder (default options)
-    /// writes it — `[{"f":…,"v":…,"h":…,"r":…},…]` — written directly, since
-    /// the generic encoder took a fifth of an import of 100,000 tasks.
-    static func entriesJSON(_ changes: [FieldChange]) -> String {
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        out.reserveCapacity(changes.count * 96)
-        for (i, c) in changes.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"f":"#.utf8)
-            JSONBytes.appendString(c.field.rawValue, to: &out, escapingSlashes: true)
-            out.append(contentsOf: #","v":"#.utf8)
-            JSONBytes.appendValue(c.value, to: &out, escapingSlashes: true)
-            out.append(contentsOf: #","h":"#.utf8)
-            out.append(contentsOf: String(c.version.timestamp.rawValue).utf8)
-            out.append(contentsOf: #","r":"#.utf8)
-            JSONBytes.appendString(c.version.replica.rawValue, to: &out, escapingSlashes: true)
-            out.append(UInt8(ascii: "}"))
-        }
-        out.append(UInt8(ascii: "]"))
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func decode(task: String, changes: String) -> [FieldChange] {
-        guard let id = TaskID(task) else { return [] }
-        if let fast = decodeWritten(task: id, changes: changes) { return fast }
-        guard let entries = try? JSONDecoder().decode([Entry].self, from: Data(changes.utf8)) else { return [] }
-        return entries.compactMap { e in
-            guard let field = TaskField(rawValue: e.f), let replica = ReplicaID(e.r) else { return nil }
-            return FieldChange(task: id, field: field, value: e.v,
-                               version: Version(timestamp: HybridTimestamp(rawValue: e.h), replica: replica))
+    /// The changes of one entry still standing in `task` (the row, nil when
+    /// it is gone).
+    static func standing(_ refs: [TaskField: Version], in task: TaskItem?) -> [FieldChange] {
+        guard let task else { return [] }
+        return refs.sorted { $0.key < $1.key }.compactMap { field, version in
+            task.versions[field] == version ? FieldChange(task: task.id, field: field, value: task.value(of: field), version: version) : nil
         }
     }
 }
@@ -65,12 +47,29 @@ extension TaskStore {
         try database.read { db in try Self.outbox(db, after: seq, limit: limit) }
     }
 
+    /// Each entry with the changes of it still standing in its task's row
+    /// (``Outbox``): one query joining the entries to their rows.
     static func outbox(_ db: Database, after seq: Int64, limit: Int = .max) throws -> [OutboxRecord] {
         var out: [OutboxRecord] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT seq, task_id, changes FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?",
-                                       arguments: [seq, limit])
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT \(TaskRow.columns), seq, changes FROM outbox LEFT JOIN task ON task.id = outbox.task_id
+            WHERE seq > ? ORDER BY seq LIMIT ?
+            """, arguments: [seq, limit])
+        let seqIndex = TaskRow.columnCount
         while let row = try rows.next() {
-            out.append(OutboxRecord(seq: row[0], changes: Outbox.decode(task: row[1], changes: row[2])))
+            let task = (row[0] as String?) == nil ? nil : TaskRow.decode(row)
+            let refs = VersionsColumn.decode(row[seqIndex + 1])
+            out.append(OutboxRecord(seq: row[seqIndex], changes: Outbox.standing(refs, in: task)))
+        }
+        return out
+    }
+
+    /// Entries naming a version later than `limit` (the far-future repair).
+    static func outboxEntries(_ db: Database, namingVersionsAfter limit: HybridTimestamp) throws -> [Int64] {
+        var out: [Int64] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT seq, changes FROM outbox")
+        while let row = try rows.next() {
+            if VersionsColumn.decode(row[1]).values.contains(where: { $0.timestamp > limit }) { out.append(row[0]) }
         }
         return out
     }

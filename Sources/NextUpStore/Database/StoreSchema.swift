@@ -13,7 +13,7 @@ public enum StoreSchema {
     /// The newest schema version this build knows.
     public static var currentVersion: Int { migrationNames.count }
 
-    static let migrationNames = ["v1", "v2", "v3", "v4"]
+    static let migrationNames = ["v1", "v2", "v3", "v4", "v5"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -88,6 +88,27 @@ public enum StoreSchema {
                 );
                 PRAGMA user_version = 4;
                 """)
+        }
+        // v5: half the bytes per task. The versions column names each
+        // replica once (``VersionsColumn``: `@<replica>,title:<hex>,…`
+        // instead of `title:<hex>@<replica>` per field), and an outbox entry
+        // names the fields and versions a write left instead of a copy of
+        // their values (``Outbox``). Both rewritten here, in the migration's
+        // transaction.
+        m.registerMigration("v5") { db in
+            let tasks = try Row.fetchAll(db, sql: "SELECT id, versions FROM task")
+            let updateTask = try db.makeStatement(sql: "UPDATE task SET versions = ? WHERE id = ?")
+            for row in tasks {
+                try updateTask.execute(arguments: [VersionsColumn.encode(VersionsColumn.decodeLegacy(row[1])), row[0] as String])
+            }
+            let entries = try Row.fetchAll(db, sql: "SELECT seq, task_id, changes FROM outbox")
+            let updateEntry = try db.makeStatement(sql: "UPDATE outbox SET changes = ? WHERE seq = ?")
+            for row in entries {
+                let changes = ChangeListJSON.decode(task: row[1], changes: row[2])
+                let refs = Dictionary(changes.map { ($0.field, $0.version) }, uniquingKeysWith: { _, later in later })
+                try updateEntry.execute(arguments: [VersionsColumn.encode(refs), row[0] as Int64])
+            }
+            try db.execute(sql: "PRAGMA user_version = 5")
         }
         return m
     }

@@ -63,8 +63,8 @@ extension TaskStore {
             try TaskRow.save(task, db)
             try Outbox.append(restamped, task: task.id, db)
         }
-        for record in try outbox(db, after: 0) where record.changes.contains(where: { $0.version.timestamp > limit }) {
-            try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [record.seq])
+        for seq in try outboxEntries(db, namingVersionsAfter: limit) {
+            try db.execute(sql: "DELETE FROM outbox WHERE seq = ?", arguments: [seq])
         }
         try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock'", arguments: [String(clock.last.rawValue)])
         try db.execute(sql: "DELETE FROM meta WHERE key >= ? AND key < ? AND key != ?",

@@ -42,7 +42,7 @@ enum UndoJournal {
         let entries = changes.map { FieldChange(task: $0.task, field: $0.field, value: before.value(of: $0.field), version: $0.version) }
         let prior = changes.map { "\($0.field.rawValue)=\(before.versions[$0.field]?.encoded ?? "")" }.joined(separator: ",")
         try db.cachedStatement(sql: "INSERT INTO undo_journal(task_id, kind, changes, prior, at) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [before.id.rawValue, kind.rawValue, Outbox.entriesJSON(entries), prior, now])
+            .execute(arguments: [before.id.rawValue, kind.rawValue, ChangeListJSON.encode(entries), prior, now])
         try db.cachedStatement(sql: "DELETE FROM undo_journal WHERE seq <= ?").execute(arguments: [db.lastInsertedRowID - Int64(limit)])
     }
 
@@ -75,13 +75,13 @@ enum UndoJournal {
             }
             if touched {
                 try db.execute(sql: "UPDATE undo_journal SET changes = ? WHERE seq = ?",
-                               arguments: [Outbox.entriesJSON(older.changes), older.seq])
+                               arguments: [ChangeListJSON.encode(older.changes), older.seq])
             }
         }
     }
 
     private static func entry(_ row: Row) -> Entry? {
-        let changes = Outbox.decode(task: row["task_id"], changes: row["changes"])
+        let changes = ChangeListJSON.decode(task: row["task_id"], changes: row["changes"])
         guard let kind = Kind(rawValue: row["kind"]), let first = changes.first else { return nil }
         var prior: [TaskField: Version?] = [:]
         for pair in (row["prior"] as String).split(separator: ",") {

@@ -1,13 +1,12 @@
 import NextUpCore
 
-extension Outbox {
-    /// Reads a `changes` column in exactly the form ``entriesJSON(_:)``
-    /// writes — `[{"f":…,"v":…,"h":…,"r":…},…]`, those keys in that order, no
+extension ChangeListJSON {
+    /// Reads a change list in exactly the form ``encode(_:)`` writes — `[{"f":…,"v":…,"h":…,"r":…},…]`, those keys in that order, no
     /// white space — on UTF-8 bytes. Nil for anything else (rows written by
     /// an older nextup through JSONEncoder, whose key order varies), which
-    /// ``decode(task:changes:)`` then reads with JSONDecoder. An upload reads
-    /// every outbox row: JSONDecoder took 57% of the first sync of 100,000
-    /// tasks.
+    /// ``decode(task:changes:)`` then reads with JSONDecoder. (When the
+    /// outbox held values, an upload read every row: JSONDecoder took 57% of
+    /// the first sync of 100,000 tasks.)
     ///
     /// Contract: when not nil, the result equals what the JSONDecoder path
     /// gives for the same text (entries with an unknown field or a malformed
