@@ -50,6 +50,7 @@ def run(ctx, n, data_path, plan):
     os.rename(stores[-1], main)
     for s in stores[:-1]:
         shutil.rmtree(s, ignore_errors=True)
+    rows.append(store_size_row(n, main))
 
     row = Row(SECTION, n, "import again (nothing changes)").measured(
         ctx.series(lambda i: ctx.nextup("import", data_path, "--store", main), runs, stdout=out))
@@ -87,6 +88,20 @@ def run(ctx, n, data_path, plan):
         ctx.series(lambda i: ctx.nextup("done", done_ids[i], "--store", main), light, stdout=out)))
     check_output(rows[-1], out, lambda s: s.startswith("done:"), "done")
     return rows, main
+
+
+# Issue 14: half the ~1.45 KB per task the store took before schema v5.
+STORE_BYTES_PER_TASK = 1450 / 2
+
+
+def store_size_row(n, store):
+    """The store's files (database, WAL) right after the import, per task."""
+    total = sum(os.path.getsize(os.path.join(store, f)) for f in os.listdir(store) if f.startswith("nextup.sqlite"))
+    # A small store is mostly its fixed pages: judged from 10,000 tasks on.
+    row = Row(SECTION, n, "store size per task (after the import)", STORE_BYTES_PER_TASK if n >= 10_000 else None, unit="B",
+              note="%.1f MB for %s tasks, outbox not yet uploaded" % (total / 1e6, "{:,}".format(n)))
+    row.value = total / n
+    return row.judge(row.value)
 
 
 def check_output(row, path, good, what):

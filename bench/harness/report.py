@@ -6,7 +6,7 @@ import platform
 import subprocess
 import time
 
-from .results import fmt_n, fmt_rss, fmt_target, fmt_time
+from .results import fmt_bytes, fmt_n, fmt_rss, fmt_target, fmt_time
 from .taskwarrior import PAIRS
 
 BEGIN = "<!-- bench:begin (written by `make bench`; edit outside these markers) -->"
@@ -61,6 +61,8 @@ def cells(row):
         return ["—", "—", "—", "—", "—", fmt_target(row), row.status, row.error]
     if row.unit == "KiB":
         return ["—", "—", "—", "—", fmt_rss(row.extra.get("rss_kb")), fmt_target(row), row.status, row.note]
+    if row.unit == "B":
+        return [fmt_bytes(row.value), "—", "—", "—", "—", fmt_target(row), row.status, row.note]
     if row.stats:
         s = row.stats
         note = row.note or ("%d runs" % len(s.samples))

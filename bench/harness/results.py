@@ -9,7 +9,7 @@ class Row:
     `stats` holds the timed runs (wall time, RSS); `value` replaces it for
     figures that are not one process's wall time (TUI latencies, p95...).
     `status` is PASS/MISS against `target` (seconds, or KiB when `unit` is
-    "KiB"), "—" without a target, or a word for what went wrong
+    "KiB", or bytes when it is "B"), "—" without a target, or a word for what went wrong
     ("not available yet", "error", "> cap").
     """
 
@@ -84,7 +84,15 @@ def fmt_target(row):
         return "—"
     if row.unit == "KiB":
         return "≤ " + fmt_rss(row.target)
+    if row.unit == "B":
+        return "≤ " + fmt_bytes(row.target)
     return "≤ " + fmt_time(row.target).replace(".0 ms", " ms").replace(".00 s", " s")
+
+
+def fmt_bytes(b):
+    if b is None:
+        return "—"
+    return "%.2f KB" % (b / 1000) if b >= 1000 else "%d B" % b
 
 
 def fmt_n(n):
