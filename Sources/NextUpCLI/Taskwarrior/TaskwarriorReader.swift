@@ -13,6 +13,12 @@ enum TaskwarriorReader {
     static let dateAttributes: Set<String> = ["entry", "modified", "end", "start", "due", "wait", "scheduled", "until"]
 
     static func read(_ data: Data) throws -> [TaskwarriorTask] {
+        if let fast = TaskwarriorByteReader.read(data) { return fast }
+        return try readWithFoundation(data)
+    }
+
+    /// The reference path: every spelling JSON allows, and the error messages.
+    static func readWithFoundation(_ data: Data) throws -> [TaskwarriorTask] {
         guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             throw TaskInputError("the file is empty; expected what `task export` writes")
         }
