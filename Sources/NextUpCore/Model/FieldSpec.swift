@@ -99,7 +99,6 @@ public struct FieldSpec: Sendable {
                   get: { $0.externalID.map { .string($0) } ?? .null }, set: { $0.externalID = $1.stringValue }),
     ]
 
-    static let byField: [TaskField: FieldSpec] = Dictionary(uniqueKeysWithValues: table.map { ($0.field, $0) })
     static let byName: [String: TaskField] = Dictionary(uniqueKeysWithValues: table.map { ($0.field.rawValue, $0.field) })
 
     private init(_ field: TaskField, json: String, column: String, _ kind: Kind, triage: Bool = false,

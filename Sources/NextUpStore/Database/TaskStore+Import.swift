@@ -81,7 +81,17 @@ extension TaskStore {
             // reader ever sees the table without them.
             let newRows = present.map { p in plans.reduce(0) { $0 + (p.contains($1.id.rawValue) ? 0 : 1) } } ?? 0
             let dropped = newRows >= bulkInsertRows ? try Self.dropTaskIndexes(session.db) : []
-            for (index, plan) in plans.enumerated() {
+            // Next Up keys follow the file's order; rows are written in id
+            // order, so that new rows are appended to the table's B-tree
+            // instead of landing all over it (a random page per task, each
+            // held in the page cache until the commit).
+            var nextUpKeys: [Int: String] = [:]
+            for (index, plan) in plans.enumerated() where plan.nextUp {
+                bottom = OrderKey.between(try bottom ?? Self.lastNextUpKey(session.db), nil)
+                nextUpKeys[index] = bottom
+            }
+            for index in plans.indices.sorted(by: { Self.rowPrecedes(plans[$0].id, plans[$1].id) }) {
+                let plan = plans[index]
                 let existing = present.map { !$0.contains(plan.id.rawValue) } == true ? nil : try TaskRow.fetchOne(session.db, id: plan.id)
                 var task = existing ?? TaskItem(id: plan.id)
                 var fields = plan.fields
@@ -90,8 +100,7 @@ extension TaskStore {
                 }
                 if plan.nextUp != task.isNextUp {
                     if plan.nextUp {
-                        bottom = OrderKey.between(try bottom ?? Self.lastNextUpKey(session.db), nil)
-                        fields.append((.nextUp, .string(bottom!)))
+                        fields.append((.nextUp, .string(nextUpKeys[index]!)))
                     } else {
                         fields.append((.nextUp, .null))
                     }

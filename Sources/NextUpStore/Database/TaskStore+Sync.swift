@@ -33,13 +33,15 @@ extension TaskStore {
         return try syncTransaction(records: changes.count) { db in
             let replica = try Self.replicaID(db)
             // Load the tasks the changes touch, merge in Core, save what changed.
+            // Rows are read and written in id order: a large merge (a first
+            // download) then walks the table's B-tree once, front to back,
+            // instead of touching a random page per task.
             var tasks: [TaskID: TaskItem] = [:]
-            var looked: Set<TaskID> = []
-            for change in changes where looked.insert(change.task).inserted {
-                if let task = try TaskRow.fetchOne(db, id: change.task) { tasks[change.task] = task }
+            for id in Self.inRowOrder(Set(changes.map(\.task))) {
+                if let task = try TaskRow.fetchOne(db, id: id) { tasks[id] = task }
             }
             let result = Merge.apply(changes, to: &tasks, localReplica: replica)
-            for id in result.changedTasks { try TaskRow.save(tasks[id]!, db) }
+            for id in Self.inRowOrder(result.changedTasks) { try TaskRow.save(tasks[id]!, db) }
             if result.newestTimestamp > .zero {
                 let last = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
                 if result.newestTimestamp.rawValue > last {

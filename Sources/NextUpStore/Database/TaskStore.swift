@@ -120,21 +120,34 @@ public final class TaskStore: Sendable {
         return raw < 0 ? -raw : raw * 4
     }
 
-    /// SQLite's page cache for a write of `count` records: 256 MB when the
+    /// SQLite's page cache for a write of `count` records: 32 MB when the
     /// write is large, only for the duration of `body` (the connection goes
     /// back to its previous cache afterwards, even when `body` throws).
     ///
     /// Random task ids land all over the table's B-tree: with SQLite's default
     /// 2 MB cache, a large import or reconcile spilled pages to the WAL and
-    /// read them back again and again. SQLite allocates the cache only as
-    /// pages are used, and frees it when it shrinks.
+    /// read them back again and again. Large writes now visit rows in id
+    /// order (``inRowOrder(_:)``), so the table is walked once; the cache
+    /// holds the indexes' pages and the tail being appended (256 MB before,
+    /// which held every dirty page of an import of 100,000 tasks until the
+    /// commit: 60 MB more memory, no faster). SQLite allocates the cache only
+    /// as pages are used, and frees it when it shrinks.
     func withPageCache<T>(forRecords count: Int, _ db: Database, _ body: () throws -> T) throws -> T {
         guard count > Self.largeWriteRecords else { return try body() }
         let previous = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-        try db.execute(sql: "PRAGMA cache_size = -262144")
+        try db.execute(sql: "PRAGMA cache_size = -32768")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(previous)") }
         return try body()
     }
+
+    /// The order of rows in the task table's B-tree (SQLite compares TEXT
+    /// keys byte by byte).
+    static func rowPrecedes(_ a: TaskID, _ b: TaskID) -> Bool {
+        a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8)
+    }
+
+    /// `ids` in the table's row order.
+    static func inRowOrder(_ ids: some Collection<TaskID>) -> [TaskID] { ids.sorted(by: rowPrecedes) }
 
     /// How many records make a write "large" (see ``withPageCache(forRecords:_:_:)``).
     static let largeWriteRecords = 1_000
