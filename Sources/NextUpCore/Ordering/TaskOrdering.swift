@@ -51,20 +51,30 @@ public enum TaskOrdering {
     }
 
     /// Sorts any tasks by a backlog mode.
+    ///
+    /// Sorts positions and moves each task once at the end: sorting 76,000
+    /// tasks themselves copied a whole ``TaskItem`` at every swap (a tenth of
+    /// `list --json` at 100,000 tasks).
     public static func sorted(_ tasks: [TaskItem], by sort: BacklogSort, nowMillis: Int64) -> [TaskItem] {
-        func tie(_ a: TaskItem, _ b: TaskItem) -> Bool {
-            a.created != b.created ? a.created < b.created : a.id < b.id
+        func tie(_ i: Int, _ j: Int) -> Bool {
+            let a = tasks[i].created, b = tasks[j].created
+            return a != b ? a < b : tasks[i].id < tasks[j].id
         }
+        let order: [Int]
         switch sort {
         case .score:
-            let scored = tasks.map { (BacklogScore.score($0, nowMillis: nowMillis), $0) }
-            return scored.sorted { $0.0 != $1.0 ? $0.0 > $1.0 : tie($0.1, $1.1) }.map(\.1)
+            let scores = tasks.map { BacklogScore.score($0, nowMillis: nowMillis) }
+            order = tasks.indices.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : tie($0, $1) }
         case .due:
-            return tasks.sorted { setFirst($0.due, $1.due) ?? tie($0, $1) }
+            order = tasks.indices.sorted { setFirst(tasks[$0].due, tasks[$1].due) ?? tie($0, $1) }
         case .duration:
-            return tasks.sorted { setFirst($0.duration, $1.duration) ?? tie($0, $1) }
+            order = tasks.indices.sorted { setFirst(tasks[$0].duration, tasks[$1].duration) ?? tie($0, $1) }
         case .created:
-            return tasks.sorted { $0.created != $1.created ? $0.created > $1.created : $0.id < $1.id }
+            order = tasks.indices.sorted {
+                let a = tasks[$0].created, b = tasks[$1].created
+                return a != b ? a > b : tasks[$0].id < tasks[$1].id
+            }
         }
+        return order.map { tasks[$0] }
     }
 }
