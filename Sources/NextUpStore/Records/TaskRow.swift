@@ -18,14 +18,15 @@ enum TaskRow {
         guard let id = TaskID(row[0] as String) else { return nil }
         var t = TaskItem(id: id)
         for (i, spec) in FieldSpec.table.enumerated() {
+            // Each column read as its own type (SQLite's column functions
+            // directly, no DatabaseValue in between); columns hold what was
+            // validated on the way in.
             let value: FieldValue
-            switch (spec.kind, row[i + 1] as DatabaseValue) {
-            case (_, .null): value = .null
-            case (.text, let v): value = String.fromDatabaseValue(v).map(FieldValue.string) ?? .null
-            case (.integer, let v): value = Int64.fromDatabaseValue(v).map(FieldValue.int) ?? .null
-            case (.boolean, let v): value = .bool(Bool.fromDatabaseValue(v) ?? false)
+            switch spec.kind {
+            case .text: value = (row[i + 1] as String?).map(FieldValue.string) ?? .null
+            case .integer: value = (row[i + 1] as Int64?).map(FieldValue.int) ?? .null
+            case .boolean: value = (row[i + 1] as Bool?).map(FieldValue.bool) ?? .null
             }
-            // Columns hold what was validated on the way in.
             t.restore(spec.field, to: value)
         }
         if let extra = row[extraIndex] as String? { t.extra = ExtraRegisters.decode(extra) }

@@ -63,13 +63,22 @@ enum VersionsColumn {
                 let colon = end - 17
                 guard let replica, colon > start, bytes[colon] == UInt8(ascii: ":"),
                       let raw = timestamp(bytes, colon + 1, end),
-                      let field = TaskField(rawValue: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<colon]), as: UTF8.self))
+                      let field = field(UnsafeBufferPointer(rebasing: bytes[start..<colon]))
                 else { continue }
                 out[field] = Version(timestamp: HybridTimestamp(rawValue: raw), replica: replica)
             }
         }
         return out
     }
+
+    /// The field named by `name`: a known field matched on its bytes (no
+    /// string made, nothing hashed), any other through ``TaskField/init(rawValue:)``.
+    private static func field(_ name: UnsafeBufferPointer<UInt8>) -> TaskField? {
+        for (field, known) in knownNames where known.count == name.count && known.elementsEqual(name) { return field }
+        return TaskField(rawValue: String(decoding: name, as: UTF8.self))
+    }
+
+    private static let knownNames: [(TaskField, [UInt8])] = TaskField.known.map { ($0, Array($0.rawValue.utf8)) }
 
     /// 16 hex digits in `bytes[start..<end]` as a non-negative timestamp.
     private static func timestamp(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int64? {
