@@ -58,6 +58,28 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var taskwarrior: TaskwarriorOptions
 
     func run() throws {
+        let (records, templates) = try readRecords()
+        let count = records.count
+        let context = try CommandContext.open(global)
+        // The store takes the records over, and frees them once planned.
+        let summary = try context.store.importTasks(consume records, overwrite: overwrite)
+        if summary.created + summary.updated > 0 { context.didChangeTasks() }
+        for (task, field, was) in summary.overwritten {
+            print("overwrote \(task.short) \(field.rawValue): was '\(Sanitizer.visible(TerminalWidth.truncate(was.description, to: 60)))'")
+        }
+        print("imported \(count) tasks: \(summary.created) new, \(summary.updated) updated, "
+              + "\(summary.kept) kept (newer here), \(summary.unchanged) unchanged")
+        if templates > 0 {
+            print("kept \(templates) recurring template\(templates == 1 ? "" : "s") hidden for the way back (their tasks imported as plain tasks)")
+        }
+    }
+}
+
+extension ImportCommand {
+    /// The file's records (and how many recurring templates it held). The
+    /// file's bytes and any intermediate form are freed on return, before the
+    /// store is written.
+    func readRecords() throws -> (records: [TaskJSON], templates: Int) {
         let data: Data
         if file == "-" {
             data = FileHandle.standardInput.readDataToEndOfFile()
@@ -69,27 +91,10 @@ struct ImportCommand: ParsableCommand {
             }
             data = d
         }
-        var templates = 0
-        let records: [TaskJSON]
-        if from == .taskwarrior {
-            let tasks = try TaskwarriorReader.read(data)
-            templates = tasks.filter { $0.status == .recurring }.count
-            let mapping = taskwarrior.options(try CommandContext.loadConfig().taskwarrior)
-            records = try tasks.map { try TaskwarriorMapping.record($0, mapping) }
-        } else {
-            records = try JSONOutput.decodeTasks(data)
-        }
-        let context = try CommandContext.open(global)
-        let summary = try context.store.importTasks(records, overwrite: overwrite)
-        if summary.created + summary.updated > 0 { context.didChangeTasks() }
-        for (task, field, was) in summary.overwritten {
-            print("overwrote \(task.short) \(field.rawValue): was '\(Sanitizer.visible(TerminalWidth.truncate(was.description, to: 60)))'")
-        }
-        print("imported \(records.count) tasks: \(summary.created) new, \(summary.updated) updated, "
-              + "\(summary.kept) kept (newer here), \(summary.unchanged) unchanged")
-        if templates > 0 {
-            print("kept \(templates) recurring template\(templates == 1 ? "" : "s") hidden for the way back (their tasks imported as plain tasks)")
-        }
+        guard from == .taskwarrior else { return (try JSONOutput.decodeTasks(data), 0) }
+        let tasks = try TaskwarriorReader.read(data)
+        let mapping = taskwarrior.options(try CommandContext.loadConfig().taskwarrior)
+        return (try tasks.map { try TaskwarriorMapping.record($0, mapping) }, tasks.filter { $0.status == .recurring }.count)
     }
 }
 
