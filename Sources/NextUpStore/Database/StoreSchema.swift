@@ -89,9 +89,10 @@ public enum StoreSchema {
                 PRAGMA user_version = 4;
                 """)
         }
-        // v5: half the bytes per task. The versions column names each
-        // replica once (``VersionsColumn``: `@<replica>,title:<hex>,…`
-        // instead of `title:<hex>@<replica>` per field), and an outbox entry
+        // v5: a third of the bytes per task. The versions column names each
+        // replica and each version once (``VersionsColumn``:
+        // `@<replica>,=<hex>,title,notes,…` instead of `title:<hex>@<replica>`
+        // per field), and an outbox entry
         // names the fields and versions a write left instead of a copy of
         // their values (``Outbox``). Both rewritten here, in the migration's
         // transaction.

@@ -3,40 +3,52 @@ import NextUpCore
 /// The text form of a set of field versions, as the store keeps it: the task
 /// row's `versions` column and each outbox entry (schema v5).
 ///
-/// Format: comma-separated entries. `@<replica>` names the replica of the
-/// entries after it; `<field>:<16 hex digits>` is one field's version — its
-/// hybrid timestamp — under the replica named last. Entries are grouped by
-/// replica (ascending) and ordered by field within a group, so most rows —
-/// every field written by one replica — name their replica once:
-/// `@6301bbfc-…,title:0000019a6b3c0001,notes:0000019a6b3c0001`.
+/// Format: comma-separated entries, read left to right. `@<replica>` names
+/// the replica and `=<16 hex digits>` the hybrid timestamp of the field
+/// entries after it; any other entry is a field name, whose version is that
+/// (replica, timestamp). Entries are grouped by version, so a task written
+/// in one edit or one import — the most common row — names its version once:
+/// `@6301bbfc-…,=0000019a6b3c0001,title,notes,urgency`. A field name that
+/// itself starts with `@`, `=` or `\` is written after a `\`.
 ///
 /// Contract: ``decode(_:)`` gives back exactly what ``encode(_:)`` was given;
-/// a malformed entry is skipped, never guessed at (a field entry before any
-/// replica, a bad replica or timestamp). Field names may hold `:` and `@`
-/// (tag registers like `tag:Work:x@y`) but never `,`. Stores of schema v1–v4
-/// wrote `<field>:<16 hex>@<replica>` for every entry; ``decodeLegacy(_:)``
-/// reads that form, for the v5 migration only.
+/// a malformed entry is skipped, never guessed at (a field before any
+/// replica or timestamp, a bad replica or timestamp, a bad name). Field
+/// names may hold `:`, `@` and `=` (tag registers like `tag:Work:x@y`) but
+/// never `,`. Stores of schema v1–v4 wrote `<field>:<16 hex>@<replica>` for
+/// every entry; ``decodeLegacy(_:)`` reads that form, for the v5 migration
+/// only.
 enum VersionsColumn {
     static func encode(_ versions: [TaskField: Version]) -> String {
         let hex = hexDigits
         var out: [UInt8] = []
-        out.reserveCapacity(40 + versions.count * 26)
-        var current: ReplicaID?
+        out.reserveCapacity(60 + versions.count * 10)
+        var replica: ReplicaID?
+        var timestamp: HybridTimestamp?
         let sorted = versions.sorted { a, b in
-            a.value.replica == b.value.replica ? a.key < b.key : a.value.replica < b.value.replica
+            if a.value.replica != b.value.replica { return a.value.replica < b.value.replica }
+            return a.value.timestamp != b.value.timestamp ? a.value.timestamp < b.value.timestamp : a.key < b.key
         }
         for (field, version) in sorted {
-            if version.replica != current {
+            if version.replica != replica {
                 if !out.isEmpty { out.append(UInt8(ascii: ",")) }
                 out.append(UInt8(ascii: "@"))
                 out.append(contentsOf: version.replica.rawValue.utf8)
-                current = version.replica
+                replica = version.replica
+                timestamp = nil
+            }
+            if version.timestamp != timestamp {
+                out.append(contentsOf: ",=".utf8)
+                let raw = UInt64(bitPattern: version.timestamp.rawValue)
+                for shift in stride(from: 60, through: 0, by: -4) { out.append(hex[Int((raw >> UInt64(shift)) & 0xF)]) }
+                timestamp = version.timestamp
             }
             out.append(UInt8(ascii: ","))
-            out.append(contentsOf: field.rawValue.utf8)
-            out.append(UInt8(ascii: ":"))
-            let raw = UInt64(bitPattern: version.timestamp.rawValue)
-            for shift in stride(from: 60, through: 0, by: -4) { out.append(hex[Int((raw >> UInt64(shift)) & 0xF)]) }
+            let name = field.rawValue.utf8
+            if let first = name.first, first == UInt8(ascii: "@") || first == UInt8(ascii: "=") || first == UInt8(ascii: "\\") {
+                out.append(UInt8(ascii: "\\"))
+            }
+            out.append(contentsOf: name)
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -48,24 +60,27 @@ enum VersionsColumn {
         var text = text
         text.withUTF8 { bytes in
             var replica: ReplicaID?
+            var timestamp: Int64?
             var start = 0
             while start < bytes.count {
                 var end = start
                 while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
                 defer { start = end + 1 }
-                if bytes[start] == UInt8(ascii: "@"), end - start == 37,
-                   let named = ReplicaID(String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end]), as: UTF8.self)) {
-                    // A replica id never holds ':', a field entry always does
-                    // 17 bytes from its end: no entry is both.
-                    replica = named
-                    continue
+                guard end > start else { continue }
+                switch bytes[start] {
+                case UInt8(ascii: "@"):
+                    // A bad replica leaves the fields after it without one.
+                    replica = end - start == 37
+                        ? ReplicaID(String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end]), as: UTF8.self)) : nil
+                    timestamp = nil
+                case UInt8(ascii: "="):
+                    timestamp = Self.timestamp(bytes, start + 1, end)
+                default:
+                    let escaped = bytes[start] == UInt8(ascii: "\\")
+                    guard let replica, let timestamp,
+                          let field = field(UnsafeBufferPointer(rebasing: bytes[(escaped ? start + 1 : start)..<end])) else { continue }
+                    out[field] = Version(timestamp: HybridTimestamp(rawValue: timestamp), replica: replica)
                 }
-                let colon = end - 17
-                guard let replica, colon > start, bytes[colon] == UInt8(ascii: ":"),
-                      let raw = timestamp(bytes, colon + 1, end),
-                      let field = field(UnsafeBufferPointer(rebasing: bytes[start..<colon]))
-                else { continue }
-                out[field] = Version(timestamp: HybridTimestamp(rawValue: raw), replica: replica)
             }
         }
         return out
