@@ -113,7 +113,7 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
     /// Whether `value` is a well-formed value for this register. Values
     /// failing this (from a damaged or hostile log) are never merged.
     public func accepts(_ value: FieldValue) -> Bool {
-        if let spec { return spec.accepts(value) }
+        if isKnown { return FieldSpec.table[ordinal].accepts(value) }
         if tagName != nil {
             if case .bool = value { return true }
             return false

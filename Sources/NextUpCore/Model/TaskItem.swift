@@ -57,14 +57,16 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
     /// The value of `field` in its wire shape (from the field table for known
     /// fields; unset registers read as null).
     public func value(of field: TaskField) -> FieldValue {
-        if let spec = field.spec { return spec.get(self) }
+        // The table's entry is read in place: copying a FieldSpec out
+        // retains every closure it holds (a tenth of list --json).
+        if field.isKnown { return FieldSpec.table[field.ordinal].get(self) }
         return extra[field] ?? (field.tagName != nil ? .bool(false) : .null)
     }
 
     /// Sets `field` from its wire shape without validating it: for values
     /// read back from the store, which validated them on the way in.
     public mutating func restore(_ field: TaskField, to value: FieldValue) {
-        if let spec = field.spec { spec.set(&self, value) } else { extra[field] = value }
+        if field.isKnown { FieldSpec.table[field.ordinal].set(&self, value) } else { extra[field] = value }
     }
 
     /// Sets `field` from its wire shape. Returns false, changing nothing, when
@@ -72,7 +74,7 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
     @discardableResult
     public mutating func set(_ field: TaskField, to value: FieldValue) -> Bool {
         guard field.accepts(value) else { return false }
-        if let spec = field.spec { spec.set(&self, value) } else { extra[field] = value }
+        if field.isKnown { FieldSpec.table[field.ordinal].set(&self, value) } else { extra[field] = value }
         return true
     }
 

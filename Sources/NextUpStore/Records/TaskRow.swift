@@ -12,22 +12,25 @@ enum TaskRow {
     /// How many columns ``columns`` names.
     static let columnCount = FieldSpec.table.count + 3
     private static let extraIndex = FieldSpec.table.count + 1
+    /// Each known field's column kind (a FieldSpec copied out per row and
+    /// field retained every closure it holds).
+    private static let columnKinds = FieldSpec.table.map { ($0.field, $0.kind) }
     private static let versionsIndex = FieldSpec.table.count + 2
 
     static func decode(_ row: Row) -> TaskItem? {
         guard let id = TaskID(row[0] as String) else { return nil }
         var t = TaskItem(id: id)
-        for (i, spec) in FieldSpec.table.enumerated() {
+        for (i, (field, kind)) in columnKinds.enumerated() {
             // Each column read as its own type (SQLite's column functions
             // directly, no DatabaseValue in between); columns hold what was
             // validated on the way in.
             let value: FieldValue
-            switch spec.kind {
+            switch kind {
             case .text: value = (row[i + 1] as String?).map(FieldValue.string) ?? .null
             case .integer: value = (row[i + 1] as Int64?).map(FieldValue.int) ?? .null
             case .boolean: value = (row[i + 1] as Bool?).map(FieldValue.bool) ?? .null
             }
-            t.restore(spec.field, to: value)
+            t.restore(field, to: value)
         }
         if let extra = row[extraIndex] as String? { t.extra = ExtraRegisters.decode(extra) }
         t.versions = VersionsColumn.decode(row[versionsIndex])
@@ -39,8 +42,8 @@ enum TaskRow {
         let statement = try db.cachedStatement(sql: insertSQL)
         var arguments: [(any DatabaseValueConvertible)?] = [t.id.rawValue]
         arguments.reserveCapacity(FieldSpec.table.count + 4)
-        for spec in FieldSpec.table {
-            switch t.value(of: spec.field) {
+        for (field, _) in columnKinds {
+            switch t.value(of: field) {
             case .null: arguments.append(nil)
             case .string(let s): arguments.append(s)
             case .int(let n): arguments.append(n)
