@@ -37,7 +37,7 @@ public enum TaskOrdering {
 
     /// The Backlog, ranked.
     public static func backlog(_ tasks: [TaskItem], by sort: BacklogSort = .score, nowMillis: Int64) -> [TaskItem] {
-        sorted(tasks.filter(isBacklog), by: sort, nowMillis: nowMillis)
+        sorted(tasks, by: sort, nowMillis: nowMillis, where: isBacklog)
     }
 
     /// Ascending with unset values last; nil when the two are equal.
@@ -50,12 +50,14 @@ public enum TaskOrdering {
         }
     }
 
-    /// Sorts any tasks by a backlog mode.
+    /// Sorts any tasks by a backlog mode (those `included`, when given).
     ///
     /// Sorts positions and moves each task once at the end: sorting 76,000
     /// tasks themselves copied a whole ``TaskItem`` at every swap (a tenth of
     /// `list --json` at 100,000 tasks).
-    public static func sorted(_ tasks: [TaskItem], by sort: BacklogSort, nowMillis: Int64) -> [TaskItem] {
+    public static func sorted(_ tasks: [TaskItem], by sort: BacklogSort, nowMillis: Int64,
+                              where included: (TaskItem) -> Bool = { _ in true }) -> [TaskItem] {
+        let chosen = tasks.indices.filter { included(tasks[$0]) }
         func tie(_ i: Int, _ j: Int) -> Bool {
             let a = tasks[i].created, b = tasks[j].created
             return a != b ? a < b : tasks[i].id < tasks[j].id
@@ -63,14 +65,15 @@ public enum TaskOrdering {
         let order: [Int]
         switch sort {
         case .score:
-            let scores = tasks.map { BacklogScore.score($0, nowMillis: nowMillis) }
-            order = tasks.indices.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : tie($0, $1) }
+            var scores = [Double](repeating: 0, count: tasks.count)
+            for i in chosen { scores[i] = BacklogScore.score(tasks[i], nowMillis: nowMillis) }
+            order = chosen.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : tie($0, $1) }
         case .due:
-            order = tasks.indices.sorted { setFirst(tasks[$0].due, tasks[$1].due) ?? tie($0, $1) }
+            order = chosen.sorted { setFirst(tasks[$0].due, tasks[$1].due) ?? tie($0, $1) }
         case .duration:
-            order = tasks.indices.sorted { setFirst(tasks[$0].duration, tasks[$1].duration) ?? tie($0, $1) }
+            order = chosen.sorted { setFirst(tasks[$0].duration, tasks[$1].duration) ?? tie($0, $1) }
         case .created:
-            order = tasks.indices.sorted {
+            order = chosen.sorted {
                 let a = tasks[$0].created, b = tasks[$1].created
                 return a != b ? a > b : tasks[$0].id < tasks[$1].id
             }
