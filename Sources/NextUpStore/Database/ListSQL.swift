@@ -12,7 +12,18 @@ import NextUpCore
 enum ListSQL {
     /// ``TaskItem/isOpen``: neither done nor deleted. Spelled exactly as the
     /// partial indexes' `WHERE`, so that SQLite uses them.
-    static let open = "deleted = 0 AND completed_at IS NULL"
+    static let open = openCondition(unindexed: "")
+
+    /// The same condition, for reads of whole rows of a large part of the
+    /// table (a list, an export): each column term written `+column`, so
+    /// SQLite reads the table front to back instead of walking a partial
+    /// index and looking every row up by id — at 100,000 tasks 6,700 page
+    /// reads instead of 109,000 (a read and a copy each).
+    static let openScanned = openCondition(unindexed: "+")
+
+    private static func openCondition(unindexed prefix: String) -> String {
+        "\(prefix)deleted = 0 AND \(prefix)completed_at IS NULL"
+    }
 
     /// ``TaskItem/isTBD``: some field of ``TaskField/triage`` unset (each
     /// triage field's column carries the field's name).

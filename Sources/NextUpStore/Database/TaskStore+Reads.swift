@@ -35,13 +35,15 @@ extension TaskStore {
         let now = nowMillis ?? clock.nowMillis()
         var clause: String
         var args: StatementArguments = []
-        let open = ListSQL.open
+        // Whole lists are read by a scan of the table (``ListSQL/openScanned``);
+        // Next Up, a few hundred tasks at most, through its index.
+        let open = ListSQL.openScanned
         switch filter.scope {
         case .open, .backlog: clause = open
-        case .nextUp: clause = "next_up IS NOT NULL AND \(open)"
-        case .all: clause = "deleted = 0"
-        case .done: clause = "completed_at IS NOT NULL AND deleted = 0"
-        case .deleted: clause = "deleted = 1"
+        case .nextUp: clause = "next_up IS NOT NULL AND \(ListSQL.open)"
+        case .all: clause = "+deleted = 0"
+        case .done: clause = "+completed_at IS NOT NULL AND +deleted = 0"
+        case .deleted: clause = "+deleted = 1"
         case .tbd: clause = "\(open) AND \(ListSQL.tbd)"
         }
         if let category = filter.category {
@@ -76,7 +78,7 @@ extension TaskStore {
     public func backlog(sort: BacklogSort = .score, nowMillis: Int64? = nil) throws -> [TaskItem] {
         let now = nowMillis ?? clock.nowMillis()
         let open = try database.read { db in
-            try TaskRow.fetchAll(db, where: "\(ListSQL.open) AND next_up IS NULL")
+            try TaskRow.fetchAll(db, where: "\(ListSQL.openScanned) AND next_up IS NULL")
         }
         return TaskOrdering.sorted(open, by: sort, nowMillis: now)
     }
