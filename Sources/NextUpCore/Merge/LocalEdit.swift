@@ -50,10 +50,12 @@ public enum LocalEdit {
         }
         // Written fields first (their conflict is the one to show), then the
         // others the caller named, in field order so the error is stable.
-        let written = Set(differing.map(\.0))
-        for field in differing.map(\.0) + seen.keys.filter({ !written.contains($0) }).sorted() {
-            if let expected = seen[field], task.versions[field] != expected {
-                throw StaleWrite(task: task.id, field: field, current: task.value(of: field), version: task.versions[field])
+        if !seen.isEmpty {
+            let written = Set(differing.map(\.0))
+            for field in differing.map(\.0) + seen.keys.filter({ !written.contains($0) }).sorted() {
+                if let expected = seen[field], task.versions[field] != expected {
+                    throw StaleWrite(task: task.id, field: field, current: task.value(of: field), version: task.versions[field])
+                }
             }
         }
         if let newest = task.versions.values.max() { clock.observe(newest.timestamp) }
@@ -66,8 +68,9 @@ public enum LocalEdit {
         }
         let version = Version(timestamp: timestamp, replica: replica)
         var changes: [FieldChange] = []
+        changes.reserveCapacity(differing.count)
         for (field, value) in differing {
-            task.set(field, to: value)
+            task.restore(field, to: value)  // accepted above
             task.versions[field] = version
             changes.append(FieldChange(task: task.id, field: field, value: value, version: version))
         }
