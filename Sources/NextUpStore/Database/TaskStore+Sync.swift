@@ -37,9 +37,7 @@ extension TaskStore {
             // download) then walks the table's B-tree once, front to back,
             // instead of touching a random page per task.
             var tasks: [TaskID: TaskItem] = [:]
-            for id in Self.inRowOrder(Set(changes.map(\.task))) {
-                if let task = try TaskRow.fetchOne(db, id: id) { tasks[id] = task }
-            }
+            for task in try TaskRow.fetchAll(db, ids: Self.inRowOrder(Set(changes.map(\.task)))) { tasks[task.id] = task }
             let result = Merge.apply(changes, to: &tasks, localReplica: replica)
             for id in Self.inRowOrder(result.changedTasks) { try TaskRow.save(tasks[id]!, db) }
             if result.newestTimestamp > .zero {

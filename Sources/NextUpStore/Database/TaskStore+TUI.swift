@@ -89,18 +89,7 @@ extension TaskStore {
     /// unknown ids are skipped.
     public func tasks(ids: [TaskID]) throws -> [TaskItem] {
         guard !ids.isEmpty else { return [] }
-        var out: [TaskItem] = []
-        out.reserveCapacity(ids.count)
-        try database.read { db in
-            var start = 0
-            while start < ids.count {
-                let chunk = ids[start..<min(ids.count, start + 500)]
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                out += try TaskRow.fetchAll(db, where: "id IN (\(marks))", arguments: StatementArguments(chunk.map(\.rawValue)))
-                start += 500
-            }
-        }
-        return out
+        return try database.read { db in try TaskRow.fetchAll(db, ids: ids) }
     }
 
     static func ids(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [TaskID] {
