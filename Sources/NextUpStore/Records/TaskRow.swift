@@ -53,7 +53,10 @@ enum TaskRow {
         arguments.append(t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
         arguments.append(VersionsColumn.encode(t.versions))
         arguments.append(t.modified.rawValue)
-        try statement.execute(arguments: StatementArguments(arguments))
+        // Bound once (SQLite copies the text): execute(arguments:) nests a
+        // closure per argument to bind without copying, slower for 17.
+        try statement.setArguments(StatementArguments(arguments))
+        try statement.execute()
     }
 
     private static let insertSQL = """
