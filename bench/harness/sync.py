@@ -22,7 +22,8 @@ def probe(ctx):
 def targets_for(n):
     if n < 100_000:
         return {}
-    return {"first": 5.0, "one": 0.050}
+    # Issue 14: a first sync into an empty store ≤ 2 s (the upload keeps issue 5's 5 s).
+    return {"first": 5.0, "download": 2.0, "one": 0.050}
 
 
 def unavailable_rows(n, reason):
@@ -66,7 +67,7 @@ def run(ctx, n, store_a, plan):
         made.append(b)
         return sync(b)
 
-    row = Row(SECTION, n, "first sync into an empty store (download N)", t.get("first")).measured(
+    row = Row(SECTION, n, "first sync into an empty store (download N)", t.get("download")).measured(
         ctx.series(first_download, heavy, stdout=out))
     rows.append(row)
     if not row.stats:

@@ -19,6 +19,7 @@ PAIRS = [
     ("import --from taskwarrior (task export of the set)", "task import"),
     ("count", "task status:pending count"),
     ("next", "task next"),
+    ("list", "task list"),
     ("export", "task export"),
     ("add", "task add"),
     ("edit", "task UUID modify"),
@@ -110,6 +111,7 @@ class Taskwarrior:
 
         measure("task status:pending count", lambda i: [self.task, "status:pending", "count"], light)
         measure("task next", lambda i: [self.task, "next"], light)
+        measure("task list", lambda i: [self.task, "list"], heavy)
         measure("task export", lambda i: [self.task, "export"], heavy)
         measure("task add", lambda i: [self.task, "add", "Bench task %d ☕" % i, "priority:M", "project:Admin",
                                        "+urgent", "estimate:30"], light)
