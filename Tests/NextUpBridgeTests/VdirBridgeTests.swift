@@ -152,6 +152,59 @@ import Testing
         #expect(try store.outboxCount(after: 0) == outbox)
     }
 
+    /// A file whose stamp (device, inode, size, modification and
+    /// status-change times) is what the bridge recorded is not read again; a
+    /// client's rewrite moves the stamp and is read; `readAll` (sync --full)
+    /// reads every file. Shown by a memory whose stamp is made to match a
+    /// file the bridge has not read: a normal cycle leaves the file's change
+    /// alone, a full one takes it.
+    @Test func aFileWhoseStampStandsIsNotReadAgainAndAFullCycleReadsIt() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "Call the plumber")
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        let key = VdirBridge.itemPrefix + task.vtodoUID
+        let written = try JSONDecoder().decode(BridgeFileState.self, from: Data(try #require(try store.bridgeState()[key]).utf8))
+        #expect(written.stamp == FileStamp(path: vdir.appendingPathComponent(name).path))
+
+        // A client's rewrite moves the stamp: read and taken.
+        try phoneRewrite(name) { $0 = $0.map { $0.name == "SUMMARY" ? ICalProperty(name: "SUMMARY", value: "Call the plumber today") : $0 } }
+        #expect(try bridge.cycle().updated == 1)
+        #expect(try store.task(task.id)?.title == "Call the plumber today")
+
+        // Another rewrite, and a memory that claims the bridge saw it (its stamp).
+        try phoneRewrite(name) { $0 = $0.map { $0.name == "SUMMARY" ? ICalProperty(name: "SUMMARY", value: "Plumber: Tuesday") : $0 } }
+        var claimed = try JSONDecoder().decode(BridgeFileState.self, from: Data(try #require(try store.bridgeState()[key]).utf8))
+        claimed.stamp = FileStamp(path: vdir.appendingPathComponent(name).path)
+        try store.saveBridgeState([key: String(decoding: try JSONEncoder().encode(claimed), as: UTF8.self)])
+        let quiet = try bridge.cycle()
+        #expect(quiet.updated == 0 && !quiet.changedStore)
+        #expect(try store.task(task.id)?.title == "Call the plumber today")
+        #expect(try bridge.cycle(readAll: true).updated == 1)
+        #expect(try store.task(task.id)?.title == "Plumber: Tuesday")
+    }
+
+    /// Memories from before stamps (or a touched file) are read as before;
+    /// their new stamps are saved only with a cycle that writes anyway.
+    @Test func missingStampsAreRecordedOnlyWhenTheCycleWritesAnyway() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "Water the plants")
+        let other = try triaged(store, "Feed the cat")
+        _ = try bridge.cycle()
+        let key = VdirBridge.itemPrefix + task.vtodoUID
+        var old = try JSONDecoder().decode(BridgeFileState.self, from: Data(try #require(try store.bridgeState()[key]).utf8))
+        old.stamp = nil
+        try store.saveBridgeState([key: String(decoding: try JSONEncoder().encode(old), as: UTF8.self)])
+        let observer = try TaskStore.open(StoreLocation(folder: tmp.path("store")))
+        let version = try observer.dataVersion()
+        #expect(!(try bridge.cycle().changedStore))
+        #expect(try observer.dataVersion() == version)  // quiet: nothing written for the stamp
+        _ = try store.edit(other.id, set: [(.title, .string("Feed the cat twice"))])
+        #expect(try bridge.cycle().written == 1)
+        let restamped = try JSONDecoder().decode(BridgeFileState.self, from: Data(try #require(try store.bridgeState()[key]).utf8))
+        #expect(restamped.stamp == FileStamp(path: vdir.appendingPathComponent("\(task.id.rawValue).ics").path))
+    }
+
     @Test func aFileMadeElsewhereBecomesATaskWithAStableId() throws {
         let (store, bridge) = try open()
         let phone = "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//phone//EN\nBEGIN:VTODO\nUID:tasks.org-1234@example\nSUMMARY:Buy milk\nPRIORITY:1\nDUE;VALUE=DATE:20261201\nCATEGORIES:Errands,shop\nEND:VTODO\nEND:VCALENDAR\n"

@@ -13,8 +13,14 @@ public struct BridgeFileState: Codable, Hashable, Sendable {
     /// Whether the file held every `X-NEXTUP-…` property (when not, the
     /// bridge writes it again so that clients pass them on).
     public var complete: Bool
+    /// The file's ``FileStamp`` when the bridge wrote or read those bytes:
+    /// while it stands, the file is not read again. Nil in memories from
+    /// before stamps (read as before).
+    public var stamp: FileStamp?
 
-    public init(file: String, hash: String, view: VTodoView, sequence: Int, gone: Bool = false, complete: Bool = true) {
+    public init(file: String, hash: String, view: VTodoView, sequence: Int, gone: Bool = false, complete: Bool = true,
+                stamp: FileStamp? = nil) {
+        self.stamp = stamp
         self.complete = complete
         self.file = file
         self.hash = hash

@@ -65,11 +65,15 @@ public final class VdirBridge: Sendable {
     ///
     /// - Throws: ``BridgeError`` when the vdir is missing or unreadable;
     ///   store errors.
-    public func cycle(now: Int64? = nil) throws -> BridgeReport {
+    ///
+    /// - Parameter readAll: read every file, even one whose ``FileStamp``
+    ///   says it is what the bridge last saw (`nextup sync --full`).
+    public func cycle(now: Int64? = nil, readAll: Bool = false) throws -> BridgeReport {
         try running.withLock { _ in
             try lock?.lockExclusive()
             defer { lock?.unlock() }
             var cycle = try BridgeCycle(bridge: self, now: now ?? Int64(Date().timeIntervalSince1970 * 1000))
+            cycle.readAll = readAll
             return try cycle.run()
         }
     }
@@ -91,6 +95,12 @@ struct BridgeCycle {
     var blocked: Set<String> = []
     /// Calendars parsed this cycle, by UID (to keep what the bridge does not manage).
     var parsed: [String: ICalComponent] = [:]
+    /// Read every file, stamps or not.
+    var readAll = false
+    /// New stamps of files read this cycle whose bytes had not changed (a
+    /// touch, an identical rewrite, a memory from before stamps): saved only
+    /// when the cycle writes to the store anyway, so a quiet cycle stays quiet.
+    var restamped: [String: FileStamp] = [:]
 
     var store: TaskStore { bridge.store }
     var folder: VdirFolder { bridge.folder }
@@ -140,6 +150,13 @@ struct BridgeCycle {
         readFiles()
         deleteVanished()
         writeFiles()
+        if !pendingState.isEmpty {
+            for (uid, stamp) in restamped.sorted(by: { $0.key < $1.key }) {
+                guard var state = items[uid], !state.gone, state.file == fileOf[uid] else { continue }
+                state.stamp = stamp
+                _ = remember(uid, state)
+            }
+        }
         let state = pendingState
         if !state.isEmpty { try store.saveBridgeState(state) }
         return report
@@ -156,6 +173,13 @@ struct BridgeCycle {
                 report.skipped.append("\(Sanitizer.visible(name)): \(Sanitizer.visible(why))")
                 if let known { fileOf[known] = name; blocked.insert(known) }
             }
+            // Stat first, read second: a write after the stat moves the
+            // stamp on, so the next cycle reads the file again.
+            let stamp = folder.stamp(name)
+            if !readAll, let known, let state = items[known], let stamp, state.stamp == stamp {
+                fileOf[known] = name
+                continue
+            }
             let bytes: [UInt8]
             switch folder.read(name, limit: VdirBridge.maxFileBytes) {
             case .tooLarge(let size): skip("larger than \(VdirBridge.maxFileBytes / 1024 / 1024) MiB (\(size) bytes)"); continue
@@ -165,6 +189,7 @@ struct BridgeCycle {
             let hash = SHA1.hex(bytes)
             if let known, let state = items[known], state.hash == hash {
                 fileOf[known] = name
+                if let stamp { restamped[known] = stamp }
                 continue
             }
             let calendar: ICalComponent
@@ -206,7 +231,7 @@ struct BridgeCycle {
             }
             fileOf[uid] = name
             parsed[uid] = calendar
-            take(view, file: name, hash: hash, sequence: sequence, complete: complete, lastModified: lastModified)
+            take(view, file: name, hash: hash, sequence: sequence, complete: complete, lastModified: lastModified, stamp: stamp)
         }
     }
 
@@ -216,7 +241,8 @@ struct BridgeCycle {
     /// wrote the file is merged like an import: the file's value is taken
     /// only when its `LAST-MODIFIED` is later than the version of nextup's
     /// value; otherwise nextup's stays (and goes back to the file).
-    mutating func take(_ view: VTodoView, file: String, hash: String, sequence: Int, complete: Bool, lastModified: Int64?) {
+    mutating func take(_ view: VTodoView, file: String, hash: String, sequence: Int, complete: Bool, lastModified: Int64?,
+                       stamp: FileStamp?) {
         let uid = view.uid
         let id = TaskID.forVTodoUID(uid)
         let task = tasks[id]
@@ -224,7 +250,7 @@ struct BridgeCycle {
         if task == nil { remembered = nil }
         let before = remembered?.view ?? task.map(VTodoView.init(task:)) ?? view
         let state = BridgeFileState(file: file, hash: hash, view: view.filling(from: before),
-                                    sequence: max(sequence, remembered?.sequence ?? 0), complete: complete)
+                                    sequence: max(sequence, remembered?.sequence ?? 0), complete: complete, stamp: stamp)
         if let task, remembered == nil {
             // A file never seen, for a task the store has: adopted; the store's values stand.
             _ = remember(uid, state)
@@ -336,8 +362,10 @@ struct BridgeCycle {
                 continue
             }
             taken.insert(name)
+            restamped[uid] = nil
             report.written += 1
-            _ = remember(uid, BridgeFileState(file: name, hash: SHA1.hex(Array(text.utf8)), view: want, sequence: sequence))
+            _ = remember(uid, BridgeFileState(file: name, hash: SHA1.hex(Array(text.utf8)), view: want, sequence: sequence,
+                                              stamp: folder.stamp(name)))
         }
     }
 

@@ -36,6 +36,9 @@ public struct VdirFolder: Sendable {
         }
     }
 
+    /// The ``FileStamp`` of `name`, or nil when it cannot be had.
+    public func stamp(_ name: String) -> FileStamp? { FileStamp(path: url.appendingPathComponent(name).path) }
+
     /// The bytes of `name`, unless it is larger than `limit`.
     public func read(_ name: String, limit: Int) -> Read {
         let path = url.appendingPathComponent(name).path

@@ -47,7 +47,7 @@ struct SyncCommand: ParsableCommand {
         let bridge = context.vdir.map { VdirBridge(store: context.store, folder: $0) }
         // Watching, other processes (a TUI) write meanwhile: short transactions.
         let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot,
-                                companion: bridge.map(BridgeCompanion.init))
+                                companion: bridge.map { BridgeCompanion(bridge: $0, readAll: full) })
         if watch {
             if adoptFolder { try syncOnce(engine) }
             try watchUntilInterrupted(engine, peer: peer)
@@ -71,7 +71,7 @@ struct SyncCommand: ParsableCommand {
 
     private func bridgeOnce(_ bridge: VdirBridge) throws {
         do {
-            try bridge.cycle().lines.forEach { print($0) }
+            try bridge.cycle(readAll: full).lines.forEach { print($0) }
         } catch {
             throw CLIError("\(error)")
         }

@@ -7,11 +7,13 @@ import NextUpSync
 /// cycle, publishing what the bridge changed.
 struct BridgeCompanion: SyncCompanion {
     let bridge: VdirBridge
+    /// Read every file (`nextup sync --full`).
+    var readAll = false
 
     var folder: URL { bridge.folder.url }
 
     func run() throws -> SyncCompanionResult {
-        let report = try bridge.cycle()
+        let report = try bridge.cycle(readAll: readAll)
         return SyncCompanionResult(changedStore: report.changedStore, lines: report.lines,
                                    notices: report.skipped.map { "vdir: skipped \($0)" } + report.notices.map { "vdir: \($0)" })
     }

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `stat` says about a vdir file — device, inode, size, and the
+/// modification and status-change times in nanoseconds — recorded when the
+/// bridge wrote or read it.
+///
+/// Contract: a file whose stamp is unchanged is taken to hold the bytes the
+/// bridge saw, and is not read again. Any rewrite changes it: a client's
+/// atomic replace (vdirsyncer's way) makes a new inode, and a write in place
+/// moves the status-change time, which no program can set back. What it
+/// cannot see is a write in place of the same size within one tick of the
+/// file system's clock after the bridge's own stat; `nextup sync --full`
+/// reads every file regardless.
+public struct FileStamp: Codable, Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var modified: Int64
+    public var changed: Int64
+
+    /// The stamp of the file at `path`, or nil when it cannot be had.
+    public init?(path: String) {
+        var s = stat()
+        guard stat(path, &s) == 0 else { return nil }
+        device = UInt64(s.st_dev)
+        inode = UInt64(s.st_ino)
+        size = Int64(s.st_size)
+        modified = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
+        changed = Int64(s.st_ctim.tv_sec) * 1_000_000_000 + Int64(s.st_ctim.tv_nsec)
+    }
+}
