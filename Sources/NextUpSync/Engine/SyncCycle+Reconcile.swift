@@ -68,7 +68,7 @@ extension SyncCycle {
         }
         guard progress.slicesDone else { return nil }
 
-        let whole = try run(alongside: &progress)
+        let whole = try run(alongside: &progress, finishing: true)
         progress.isFinished = true
         return whole
     }

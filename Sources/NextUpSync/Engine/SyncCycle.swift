@@ -77,11 +77,16 @@ public final class SyncCycle: Sendable {
     /// follows is added to `progress`, so that the reconcile's re-publish of
     /// what a log lost knows every change the log holds.
     public func run(alongside progress: inout ReconcileProgress) throws -> SyncReport {
+        try run(alongside: &progress, finishing: false)
+    }
+
+    /// With `finishing`: the reconcile's last step (``reconcileSlice(_:)``).
+    func run(alongside progress: inout ReconcileProgress, finishing: Bool) throws -> SyncReport {
         // Moved, not copied: a copy would make the next insert copy every set of keys.
         var tracked: ReconcileProgress? = ReconcileProgress()
         swap(&tracked!, &progress)
         defer { swap(&tracked!, &progress) }
-        return try perform(download: true, full: false, adoptFolder: false, alongside: &tracked)
+        return try perform(download: true, full: false, adoptFolder: false, alongside: &tracked, finishing: finishing)
     }
 
     /// Publishes local changes to this replica's log without reading the
@@ -91,12 +96,15 @@ public final class SyncCycle: Sendable {
         return try perform(download: false, full: false, adoptFolder: false, alongside: &none)
     }
 
-    /// - Parameter progress: a reconcile in progress, told what this cycle
-    ///   reads; once its slices are done (``ReconcileProgress/slicesDone``),
-    ///   this cycle is its last step and its report the whole reconcile's.
-    func perform(download: Bool, full: Bool, adoptFolder: Bool, alongside progress: inout ReconcileProgress?) throws -> SyncReport {
+    /// - Parameters:
+    ///   - progress: a reconcile in progress, told what this cycle reads.
+    ///   - finishing: this cycle is the reconcile's last step (its slices are
+    ///     done): it does what only a full cycle does, with what the slices
+    ///     found, and its report is the whole reconcile's.
+    private func perform(download: Bool, full: Bool, adoptFolder: Bool, alongside progress: inout ReconcileProgress?,
+                         finishing wanted: Bool = false) throws -> SyncReport {
         try folder.checkAvailable()
-        let finishing = progress?.slicesDone == true
+        let finishing = wanted && progress?.slicesDone == true
         var report = finishing ? progress!.report : SyncReport()
         var me = try storage.replicaID()
         let listing = try folder.list()
