@@ -41,6 +41,10 @@ import NextUpStore
 /// Every step is idempotent, so a cycle cut short at any point (a crash, a
 /// kill) is completed by the next one, and nothing is lost. A cycle with
 /// nothing new writes nothing.
+///
+/// A full cycle can also be run in slices with incremental cycles between
+/// them, ending in the same state (``reconcileSlice(_:)``, in
+/// `SyncCycle+Reconcile.swift`): what the background engine does at start-up.
 public final class SyncCycle: Sendable {
     public let storage: any SyncStorage
     public let folder: any PeerFolder
