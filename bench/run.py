@@ -40,6 +40,8 @@ def parse(argv):
     p.add_argument("--cap", type=float, default=60.0, help="seconds one command may take before it is killed")
     p.add_argument("--keys", type=int, default=30, help="key presses timed in the TUI")
     p.add_argument("--changes", type=int, default=20, help="changes timed for live propagation")
+    p.add_argument("--starts", type=int, default=20,
+                   help="TUI starts timed for the first peer change after start")
     p.add_argument("--no-taskwarrior", action="store_true", help="skip the Taskwarrior comparison")
     p.add_argument("--work", default=os.path.join(REPO, "bench-out"), help="scratch folder (deleted stores, data)")
     p.add_argument("--out", default=os.path.join(REPO, "docs/benchmarks.md"), help="where the results go")
@@ -48,7 +50,7 @@ def parse(argv):
     a = p.parse_args(argv)
     if a.smoke:
         a.sizes, a.runs, a.heavy_runs, a.warmup, a.no_taskwarrior = "50", 1, 1, 0, True
-        a.keys, a.changes = 2, 2
+        a.keys, a.changes, a.starts = 2, 2, 2
         if a.out == p.get_default("out"):
             a.out = os.path.join(a.work, "smoke.md")
     a.sizes = [int(s) for s in a.sizes.split(",") if s.strip()]
@@ -118,7 +120,8 @@ def main(argv):
         section = replica_section
         replica = sync_replicas(ctx, n, section)
 
-        section = tui.run(ctx, n, store, plan, keys=args.keys, changes=args.changes, replica=replica)
+        section = tui.run(ctx, n, store, plan, keys=args.keys, changes=args.changes, replica=replica,
+                          starts=args.starts)
         rows += section
         show(section, log)
 

@@ -1,13 +1,17 @@
 """The TUI (issue 4) in tmux: start to first full screen, key press to
 redrawn screen, peak RSS, and live propagation from another process on the
-same store and from another replica through the peer folder.
+same store and from another replica through the peer folder — also of the
+first change another replica publishes right after the TUI starts, while its
+start-up reconcile runs.
 
 "First full screen" is the last chunk of output before the screen went quiet
 for 300 ms, provided the screen then shows the first Next Up task. "Redrawn"
 is the last chunk of output of the burst a key press caused (quiet 60 ms).
 Propagation is timed from the moment the writing command has exited (its
 change is committed, and published to its log) until the other screen shows
-the new title.
+the new title. The first change after start: the TUI is started afresh each
+time, and the other replica's edit is made and published the moment the TUI
+is launched; timed, as above, from the end of that publish.
 """
 
 import os
@@ -31,19 +35,24 @@ NAMES = ["start → first full screen", "key j/k → redrawn screen", "key u (wr
          "peak RSS", "live: other process, same store (p50 / p95)", "live: other replica via peer folder (p50 / p95)"]
 
 
-def unavailable_rows(n, reason):
-    return [Row(SECTION, n, name).unavailable(reason) for name in NAMES]
+def first_change_name(starts):
+    return "live: first peer change after start (p50 / p95 over %d starts)" % starts
+
+
+def unavailable_rows(n, reason, starts=20):
+    return [Row(SECTION, n, name).unavailable(reason) for name in NAMES + [first_change_name(starts)]]
 
 
 def first_word(title):
     return (title or "").split(" ")[0][:8]
 
 
-def run(ctx, n, store, plan, keys=30, changes=20, replica=None):
+def run(ctx, n, store, plan, keys=30, changes=20, replica=None, starts=20):
     """`replica`: (store A, store B, peer folder) from the sync section, or a
-    reason why there is none."""
+    reason why there is none. `starts`: TUI starts timed for the first peer
+    change after start."""
     if not tmux_available():
-        return unavailable_rows(n, "tmux is not installed")
+        return unavailable_rows(n, "tmux is not installed", starts)
     t = targets_for(n)
     rows = []
     tmux = Tmux("nextup-bench-%d" % os.getpid(), WIDTH, HEIGHT, ctx.env)
@@ -54,10 +63,10 @@ def run(ctx, n, store, plan, keys=30, changes=20, replica=None):
         last = tmux.wait_quiet(start, 0.3, ctx.cap)
         dead = tmux.pane("#{pane_dead}") == "1"
         if dead:
-            return unavailable_rows(n, "`nextup` with no subcommand exits at once (no TUI in this build)")
+            return unavailable_rows(n, "`nextup` with no subcommand exits at once (no TUI in this build)", starts)
         screen = tmux.screen()
         if last is None:
-            return unavailable_rows(n, "the TUI drew nothing within %d s" % ctx.cap)
+            return unavailable_rows(n, "the TUI drew nothing within %d s" % ctx.cap, starts)
         expect = first_word(plan["first_next_title"])
         first = Row(SECTION, n, "start → first full screen", t.get("first"))
         if expect and expect not in screen:
@@ -86,6 +95,7 @@ def run(ctx, n, store, plan, keys=30, changes=20, replica=None):
         name = "live: other replica via peer folder (p50 / p95)"
         if not isinstance(replica, tuple):
             rows.append(Row(SECTION, n, name).unavailable(replica or "no synced replicas"))
+            rows.append(Row(SECTION, n, first_change_name(starts)).unavailable(replica or "no synced replicas"))
         else:
             a, b, peer = replica
             start = tmux.respawn(ctx.nextup("--store", b, "--peer", peer), env)
@@ -97,6 +107,7 @@ def run(ctx, n, store, plan, keys=30, changes=20, replica=None):
                                     peer=peer))
             tmux.send("send-keys -t bench q")
             time.sleep(0.2)
+            rows.append(first_change_after_start(ctx, tmux, n, starts, t.get("live"), env, replica, target_id))
     except TmuxError as e:
         rows.append(Row(SECTION, n, "TUI").failed(str(e)))
     finally:
@@ -145,6 +156,38 @@ def propagation(ctx, tmux, n, name, changes, target, argv_for, title, publish=No
         if seen is None:
             return row.failed("change %d did not show within 10 s" % i)
         times.append(seen - t0)
+    latencies(row, times)
+    return row.judge(row.extra["p95"])
+
+
+def first_change_after_start(ctx, tmux, n, starts, target, env, replica, target_id):
+    """Starts the TUI on B `starts` times; each time, the moment it is
+    launched, A edits a task on B's first screen and publishes it; the time is
+    from the end of that publish until B's screen shows the new title."""
+    a, b, peer = replica
+    row = Row(SECTION, n, first_change_name(starts), target)
+    times = []
+    for i in range(starts):
+        title = "Start peer %d" % i
+        tmux.respawn(ctx.nextup("--store", b, "--peer", peer), env)
+        before = log_sizes(peer)
+        s = ctx.launcher.run(ctx.nextup("edit", target_id, "--title", title, "--store", a, "--peer", peer),
+                             env=ctx.env, timeout=ctx.cap)
+        if not s.ok:
+            return row.failed("the writing command failed: %s" % s.stderr)
+        if log_sizes(peer) == before:
+            s = ctx.launcher.run(ctx.nextup("sync", "--store", a, "--peer", peer), env=ctx.env, timeout=ctx.cap)
+            if not s.ok:
+                return row.failed("sync of the writer failed: %s" % s.stderr)
+        t0 = time.perf_counter()
+        seen = tmux.wait_for_text(title, t0, 10.0)
+        if seen is None:
+            return row.failed("the change after start %d did not show within 10 s" % (i + 1))
+        times.append(seen - t0)
+        tmux.send("send-keys -t bench q")
+        deadline = time.perf_counter() + 10.0
+        while tmux.pane("#{pane_dead}") != "1" and time.perf_counter() < deadline:
+            time.sleep(0.02)
     latencies(row, times)
     return row.judge(row.extra["p95"])
 

@@ -41,6 +41,10 @@ import NextUpStore
 /// Every step is idempotent, so a cycle cut short at any point (a crash, a
 /// kill) is completed by the next one, and nothing is lost. A cycle with
 /// nothing new writes nothing.
+///
+/// A full cycle can also be run in slices with incremental cycles between
+/// them, ending in the same state (``reconcileSlice(_:)``, in
+/// `SyncCycle+Reconcile.swift`): what the background engine does at start-up.
 public final class SyncCycle: Sendable {
     public let storage: any SyncStorage
     public let folder: any PeerFolder
@@ -59,7 +63,7 @@ public final class SyncCycle: Sendable {
 
     /// Reads peer files, refusing versions beyond the sane future
     /// (``HybridClock/maxAhead`` past this machine's clock) as damaged.
-    private var reader: LogFileReader {
+    var reader: LogFileReader {
         LogFileReader(folder: folder, notAfter: HybridClock.saneFutureLimit(now: clock.nowMillis()))
     }
 
@@ -68,18 +72,44 @@ public final class SyncCycle: Sendable {
     /// - Throws: ``PeerFolderError`` when the folder is missing or unusable,
     ///   ``StoreError`` when the store fails. Damaged peer files never throw.
     public func run(full: Bool = false, adoptFolder: Bool = false) throws -> SyncReport {
-        try perform(download: true, full: full, adoptFolder: adoptFolder)
+        var none: ReconcileProgress?
+        return try perform(download: true, full: full, adoptFolder: adoptFolder, alongside: &none)
+    }
+
+    /// Runs an incremental cycle while a reconcile is in progress
+    /// (``reconcileSlice(_:)``): what it reads of the logs the reconcile
+    /// follows is added to `progress`, so that the reconcile's re-publish of
+    /// what a log lost knows every change the log holds.
+    public func run(alongside progress: inout ReconcileProgress) throws -> SyncReport {
+        try run(alongside: &progress, finishing: false)
+    }
+
+    /// With `finishing`: the reconcile's last step (``reconcileSlice(_:)``).
+    func run(alongside progress: inout ReconcileProgress, finishing: Bool) throws -> SyncReport {
+        // Moved, not copied: a copy would make the next insert copy every set of keys.
+        var tracked: ReconcileProgress? = ReconcileProgress()
+        swap(&tracked!, &progress)
+        defer { swap(&tracked!, &progress) }
+        return try perform(download: true, full: false, adoptFolder: false, alongside: &tracked, finishing: finishing)
     }
 
     /// Publishes local changes to this replica's log without reading the
     /// other logs: what a command calls after it changed tasks.
     public func publish() throws -> SyncReport {
-        try perform(download: false, full: false, adoptFolder: false)
+        var none: ReconcileProgress?
+        return try perform(download: false, full: false, adoptFolder: false, alongside: &none)
     }
 
-    private func perform(download: Bool, full: Bool, adoptFolder: Bool) throws -> SyncReport {
+    /// - Parameters:
+    ///   - progress: a reconcile in progress, told what this cycle reads.
+    ///   - finishing: this cycle is the reconcile's last step (its slices are
+    ///     done): it does what only a full cycle does, with what the slices
+    ///     found, and its report is the whole reconcile's.
+    private func perform(download: Bool, full: Bool, adoptFolder: Bool, alongside progress: inout ReconcileProgress?,
+                         finishing wanted: Bool = false) throws -> SyncReport {
         try folder.checkAvailable()
-        var report = SyncReport()
+        let finishing = wanted && progress?.slicesDone == true
+        var report = finishing ? progress!.report : SyncReport()
         var me = try storage.replicaID()
         let listing = try folder.list()
         let byName = Dictionary(listing.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -113,7 +143,10 @@ public final class SyncCycle: Sendable {
         // On a full cycle, what this replica's own log carries for others
         // (changes it re-published): not to be re-published again.
         var ownLogHolds: Set<Int>? = full ? [] : nil
-        let ownLogProblem = try checkOwnLog(me, byName[LogFormat.fileName(for: me)], verify: full, holds: &ownLogHolds, &report)
+        var ownLogProblem = try checkOwnLog(me, byName[LogFormat.fileName(for: me)], verify: full, holds: &ownLogHolds, &report)
+        if finishing, ownLogProblem == nil {
+            ownLogProblem = try finishOwnLog(me, byName[LogFormat.fileName(for: me)], progress!.own, holds: &ownLogHolds, &report)
+        }
         // When the own log already showed another store writing under this
         // id, leave that file to it: step 3 moves this store to a new id.
         if let reason = ownLogProblem, report.foreignChangesUnderOwnID == 0 {
@@ -131,8 +164,12 @@ public final class SyncCycle: Sendable {
                     case .log(let replica) where replica == me:
                         continue
                     case .log(let replica):
-                        if let held = try readPeerLog(info, replica: replica, cursor: cursors[info.name], full: full, me: me, &report) {
+                        var keys: Set<Int>? = progress?.tracks(info.name) == true ? [] : nil
+                        if let held = try readPeerLog(info, replica: replica, cursor: cursors[info.name], full: full, me: me, keys: &keys, &report) {
                             reread[replica] = (info.name, held)
+                            progress?.drop(info.name)
+                        } else if let keys {
+                            progress?.add(keys, readFrom: info.name)
                         }
                     case .conflictCopy:
                         if let changes = try readConflictCopy(info, me: me, &report) {
@@ -153,6 +190,11 @@ public final class SyncCycle: Sendable {
                     }
                 }
             }
+        }
+
+        if finishing {
+            // The logs the reconcile read whole, unless re-read above.
+            for (replica, entry) in progress!.reread where reread[replica] == nil { reread[replica] = entry }
         }
 
         if report.foreignChangesUnderOwnID > 0 {
@@ -344,7 +386,7 @@ public final class SyncCycle: Sendable {
 
     /// Checks this replica's own log against what the store says it wrote.
     /// Returns why it must be rewritten, or nil when it can be appended to.
-    private func checkOwnLog(_ me: ReplicaID, _ info: PeerFileInfo?, verify: Bool, holds: inout Set<Int>?, _ report: inout SyncReport) throws -> SyncReport.RewriteReason? {
+    func checkOwnLog(_ me: ReplicaID, _ info: PeerFileInfo?, verify: Bool, holds: inout Set<Int>?, _ report: inout SyncReport) throws -> SyncReport.RewriteReason? {
         let name = LogFormat.fileName(for: me)
         guard var state = try storage.ownLogState(), state.replica == me.rawValue else {
             // Never written by this store. A file under this name holds
@@ -399,7 +441,7 @@ public final class SyncCycle: Sendable {
     /// `end` is intact (checksum, UTF-8, shape): the writer's own check.
     /// With `holds`, also collects the ``heldKey(_:)`` of every change in
     /// those lines written by another replica (what this one re-published).
-    private func linesIntact(_ name: String, owner: ReplicaID, from start: Int64, upTo end: Int64, holds: inout Set<Int>?) throws -> Bool {
+    func linesIntact(_ name: String, owner: ReplicaID, from start: Int64, upTo end: Int64, holds: inout Set<Int>?) throws -> Bool {
         var intact = true
         var collected = holds
         let outcome = try reader.readLines(of: name, owner: owner, from: start, upTo: end) { scan in
@@ -415,7 +457,7 @@ public final class SyncCycle: Sendable {
     /// Reads a file as plain input (no cursor): its header, then its lines
     /// from `start` (nil: just after the header). Returns where reading stopped.
     @discardableResult
-    private func readAsInput(_ info: PeerFileInfo, me: ReplicaID, from start: Int64?, reportingTornTail: Bool = true, _ report: inout SyncReport) throws -> Int64 {
+    func readAsInput(_ info: PeerFileInfo, me: ReplicaID, from start: Int64?, reportingTornTail: Bool = true, _ report: inout SyncReport) throws -> Int64 {
         switch reader.header(of: info.name) {
         case .failure(let issue):
             note(issue, &report)
@@ -433,7 +475,7 @@ public final class SyncCycle: Sendable {
     }
 
     /// Replaces this replica's log with a snapshot of the store.
-    private func rewriteOwnLog(_ me: ReplicaID, reason: SyncReport.RewriteReason, previous: ReplicaID?, _ report: inout SyncReport) throws {
+    func rewriteOwnLog(_ me: ReplicaID, reason: SyncReport.RewriteReason, previous: ReplicaID?, _ report: inout SyncReport) throws {
         let seq = try storage.newestLocalChangeSeq()
         // The snapshot carries the pending local changes: count them as uploaded.
         let pending = reason == .compaction ? 0 : try storage.pendingLocalChanges(limit: .max).changes.count
@@ -495,7 +537,11 @@ public final class SyncCycle: Sendable {
     /// new generation, or no longer ends with the line read last), the keys
     /// (``heldKey(_:)``) of the changes under that writer's id the file
     /// holds (none when its header is damaged); nil otherwise.
-    private func readPeerLog(_ info: PeerFileInfo, replica: ReplicaID, cursor: PeerCursor?, full: Bool, me: ReplicaID, _ report: inout SyncReport) throws -> Set<Int>? {
+    ///
+    /// With `keys`, also collects there the keys of the changes under the
+    /// writer's id in the lines it read (for a reconcile in progress).
+    private func readPeerLog(_ info: PeerFileInfo, replica: ReplicaID, cursor: PeerCursor?, full: Bool, me: ReplicaID,
+                             keys: inout Set<Int>?, _ report: inout SyncReport) throws -> Set<Int>? {
         if !full, let cursor, cursor.offset == info.size, cursor.identity == info.identity {
             report.peers.insert(replica)
             return nil
@@ -545,12 +591,13 @@ public final class SyncCycle: Sendable {
                 PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
                            tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil)
             }, trusted: trusted, &localReport)
-            if wentBack != nil || full {
+            if wentBack != nil || full || keys != nil {
                 for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
             }
             consumed = true
         }
         report = localReport
+        if keys != nil { keys = held }
         if let tail = outcome.incompleteTail { report.issues.append(tail) }
         let final = PeerCursor(generation: header.generation, offset: outcome.end, identity: info.identity,
                                tail: try tailMark(of: name, at: outcome.end), damaged: damaged ? true : nil)
@@ -563,7 +610,7 @@ public final class SyncCycle: Sendable {
     /// The checksum of the line that ends at `offset` (its 8 hex digits),
     /// read from the file: what a cursor remembers, so that a file rewritten
     /// under the same generation is noticed. Nil when there is no such line.
-    private func tailMark(of name: String, at offset: Int64) throws -> String? {
+    func tailMark(of name: String, at offset: Int64) throws -> String? {
         let length = 8 + 3  // `xxxxxxxx"}` and the newline
         guard offset >= Int64(length) else { return nil }
         let bytes = try folder.read(name, at: offset - Int64(length), count: length)
@@ -624,7 +671,7 @@ public final class SyncCycle: Sendable {
     /// Merges one chunk's records, ``SyncOptions/mergeBatch`` records per
     /// transaction; with `cursor`, each transaction also stores the cursor
     /// just past its last record (the chunk's end for the last one).
-    private func mergeInBatches(_ scan: LogScan, file: String, cursor: ((Int64) throws -> PeerCursor)?, trusted: Bool, _ report: inout SyncReport) throws {
+    func mergeInBatches(_ scan: LogScan, file: String, cursor: ((Int64) throws -> PeerCursor)?, trusted: Bool, _ report: inout SyncReport) throws {
         var start = 0
         repeat {
             let end = min(scan.records.count, start + options.mergeBatch)
@@ -639,7 +686,7 @@ public final class SyncCycle: Sendable {
 
     /// Reports an issue — except a failed read of a file that is gone since
     /// the listing (renamed aside, replaced, deleted): nothing to report.
-    private func note(_ issue: LogIssue, _ report: inout SyncReport) {
+    func note(_ issue: LogIssue, _ report: inout SyncReport) {
         if case .unreadable = issue.kind, (try? folder.info(issue.file)) == nil { return }
         report.issues.append(issue)
     }

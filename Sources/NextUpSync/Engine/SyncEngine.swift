@@ -15,9 +15,18 @@ import Synchronization
 ///   these folders — on the store folder (any commit, this process's or
 ///   another's, shows up on the `-wal` file) and on the peer folder (inotify,
 ///   plus a stat poll every few seconds for network file systems) triggers
-///   cycles, debounced. The first background cycle is a full reconcile.
-///   Cycles run one at a time on the engine's own queue, off the watcher's
-///   thread, so folder events keep coming during a long cycle. `onEvent` is
+///   cycles, debounced. Cycles run one at a time on the engine's own queue,
+///   off the watcher's thread, so folder events keep coming during a long cycle.
+/// - The background sync starts with a full reconcile that never holds live
+///   changes back: the first cycle is an incremental one (what is new in the
+///   peer logs, on screen at once), then the reconcile runs in slices
+///   (``SyncCycle/reconcileSlice(_:)``, ``SyncOptions/reconcileSliceRecords``
+///   records each), every slice taking and releasing the locks on its own.
+///   A cycle that a change calls for while the reconcile is under way runs
+///   before the next slice, so a peer's change waits for at most one slice.
+///   The last slice ends like a full cycle (``status`` as after
+///   ``syncOnce(full:)``); a reconcile that fails starts again at the next
+///   cycle. ``syncOnce(full:)`` is never sliced. `onEvent` is
 ///   called on those background threads (so it must be thread-safe, and must
 ///   not call ``stop()``): ``Event/storeFolderChanged``
 ///   and ``Event/peerFolderChanged`` before the cycle a change causes (so a UI
@@ -76,6 +85,15 @@ public final class SyncEngine: Sendable {
         /// Someone asked for a cycle (``requestSync()``): the next one
         /// reports its end even when nothing changed.
         var answerPending = false
+        /// The start-up reconcile under way, between slices and cycles
+        /// (nil while one of them works on it, on the cycle queue).
+        var reconcile: ReconcileProgress?
+        /// A reconcile started and has not finished, failed or been stopped
+        /// (``reconcile`` is nil while a slice or cycle works on it).
+        var reconciling = false
+        /// Which reconcile the queued slices belong to: a slice of an older
+        /// one (before a ``stop()``, or a failure) does nothing.
+        var reconcileRun = 0
     }
 
     private let state = Mutex(State())
@@ -88,6 +106,9 @@ public final class SyncEngine: Sendable {
     private let clock: any PhysicalClock
     private let watchClock: any MonotonicClock
     private let watchSystem: any WatchSystem
+    /// Called on the cycle queue after each slice of the start-up reconcile,
+    /// with the slice's number and whether it finished the reconcile. For tests.
+    let sliceObserver = Mutex<(@Sendable (_ slice: Int, _ finished: Bool) -> Void)?>(nil)
 
     /// The name of the lock file in the store folder.
     public static let lockFileName = "sync.lock"
@@ -125,17 +146,22 @@ public final class SyncEngine: Sendable {
     @discardableResult
     public func syncOnce(full: Bool = false, adoptFolder: Bool = false, lockTimeout: Double = 60) throws -> SyncReport {
         try runLocked(lockTimeout: lockTimeout, fullCycle: full, readsPeers: true) {
-            var report = try self.cycle.run(full: full, adoptFolder: adoptFolder)
-            guard let companion = self.companion else { return report }
-            do {
-                let result = try companion.run()
-                report.companion = result
-                if result.changedStore { report.uploaded += try self.cycle.publish().uploaded }
-            } catch {
-                report.companionError = "\(error)"
-            }
-            return report
+            self.withCompanion(try self.cycle.run(full: full, adoptFolder: adoptFolder))
         }
+    }
+
+    /// Runs the companion after a cycle, its outcome added to `report`.
+    private func withCompanion(_ cycleReport: SyncReport) -> SyncReport {
+        var report = cycleReport
+        guard let companion else { return report }
+        do {
+            let result = try companion.run()
+            report.companion = result
+            if result.changedStore { report.uploaded += try cycle.publish().uploaded }
+        } catch {
+            report.companionError = "\(error)"
+        }
+        return report
     }
 
     /// What a sync would run into, in plain words (empty: nothing); writes
@@ -209,10 +235,19 @@ public final class SyncEngine: Sendable {
     public var isRunning: Bool { state.withLock { $0.watcher }?.isRunning ?? false }
 
     /// With an injected watch clock: makes the background watcher re-read it,
-    /// returning once any cycle that became due has finished. For tests.
+    /// returning once any cycle that became due has finished, and the
+    /// start-up reconcile's slices too. For tests.
     public func clockMoved() {
         state.withLock { $0.watcher }?.clockMoved()
-        cycles.sync {}
+        // A slice queues the next one after putting the reconcile back.
+        repeat { cycles.sync {} } while state.withLock { $0.reconciling }
+    }
+
+    /// Makes the background watcher re-read the injected clock, and returns
+    /// once it has — without waiting for the cycles that queues, so it may be
+    /// called on the cycle queue (from ``sliceObserver``). For tests.
+    func watcherClockMoved() {
+        state.withLock { $0.watcher }?.clockMoved()
     }
 
     /// Asks the background sync for a cycle soon (debounced with changes).
@@ -227,7 +262,7 @@ public final class SyncEngine: Sendable {
     /// Stops the background sync, waiting for a running cycle to finish.
     public func stop() {
         let watcher = state.withLock { s -> ChangeWatcher? in
-            defer { s.watcher = nil; s.stopping = true }
+            defer { s.watcher = nil; s.stopping = true; s.reconcile = nil; s.reconciling = false; s.reconcileRun += 1 }
             return s.watcher
         }
         watcher?.stop()
@@ -265,22 +300,42 @@ public final class SyncEngine: Sendable {
         }
     }
 
-    private func backgroundCycle(onEvent: @Sendable (Event) -> Void) {
-        let full = state.withLock { s -> Bool in
-            defer { s.fullPending = false }
-            return s.fullPending
+    /// An incremental cycle; the first one after ``start(onEvent:)`` (or
+    /// after a failed reconcile) then starts the reconcile's slices.
+    private func backgroundCycle(onEvent: @escaping @Sendable (Event) -> Void) {
+        // The reconcile under way is moved out of the state while this cycle
+        // tells it what it reads, and put back after.
+        let (startsReconcile, run, taken) = state.withLock { s -> (Bool, Int, ReconcileProgress?) in
+            let starts = s.fullPending
+            if starts {
+                s.fullPending = false
+                s.reconcileRun += 1
+                s.reconcile = ReconcileProgress()
+                s.reconciling = true
+            }
+            defer { s.reconcile = nil }
+            return (starts, s.reconcileRun, s.reconcile)
         }
+        var progress = taken
         let before = status
         var changedStore = false
         do {
-            let report = try syncOnce(full: full)
+            let report = try runLocked(lockTimeout: 60, fullCycle: false, readsPeers: true) {
+                self.withCompanion(progress == nil ? try self.cycle.run() : try self.cycle.run(alongside: &progress!))
+            }
             // Uploading means a local commit happened (maybe by another
             // process): worth a reload as much as a merge is.
             changedStore = report.changedStore || report.uploaded > 0
         } catch {
-            // Recorded in the status by runLocked; a failed full reconcile is retried.
-            if full { state.withLock { $0.fullPending = true } }
+            // Recorded in the status by runLocked.
         }
+        let resumes = state.withLock { s -> Bool in
+            guard let progress, !s.stopping, s.reconcileRun == run else { return false }
+            s.reconcile = progress
+            return true
+        }
+        if startsReconcile && !resumes { state.withLock { if $0.reconcileRun == run { $0.reconciling = false } } }
+        if startsReconcile && resumes { queueReconcileSlice(run: run, onEvent: onEvent) }
         let answer = state.withLock { s -> Bool in
             defer { s.answerPending = false }
             return s.answerPending
@@ -288,14 +343,66 @@ public final class SyncEngine: Sendable {
         if changedStore || answer || !status.sameApartFromTime(before) { onEvent(.syncFinished(changedStore: changedStore)) }
     }
 
+    /// Queues the next slice of reconcile `run`, behind any cycle already
+    /// queued (a change noticed during the last slice is merged first).
+    private func queueReconcileSlice(run: Int, onEvent: @escaping @Sendable (Event) -> Void) {
+        cycles.async { [weak self] in self?.reconcileSlice(run: run, onEvent: onEvent) }
+    }
+
+    /// One slice of the start-up reconcile, under the locks; queues the next.
+    private func reconcileSlice(run: Int, onEvent: @escaping @Sendable (Event) -> Void) {
+        let taken = state.withLock { s -> ReconcileProgress? in
+            guard !s.stopping, s.reconcileRun == run else { return nil }
+            defer { s.reconcile = nil }
+            return s.reconcile
+        }
+        guard var progress = taken else { return }
+        let before = status
+        let mergedBefore = progress.merged
+        var whole: SyncReport?
+        var failed = false
+        do {
+            whole = try runLocked(lockTimeout: 60, fullCycle: true, readsPeers: true, slice: true) {
+                try self.cycle.reconcileSlice(&progress)
+            }
+        } catch {
+            // Recorded in the status by runLocked; the next cycle starts a new reconcile.
+            failed = true
+        }
+        let more = state.withLock { s -> Bool in
+            guard !s.stopping, s.reconcileRun == run else { return false }
+            if failed {
+                s.fullPending = true
+                s.reconciling = false
+                return false
+            }
+            if progress.isFinished { s.reconciling = false } else { s.reconcile = progress }
+            return !progress.isFinished
+        }
+        sliceObserver.withLock { $0 }?(progress.slices, progress.isFinished)
+        if more { queueReconcileSlice(run: run, onEvent: onEvent) }
+        let changedStore = whole.map { $0.changedStore || $0.uploaded > 0 } ?? (progress.merged > mergedBefore)
+        if changedStore || !status.sameApartFromTime(before) { onEvent(.syncFinished(changedStore: changedStore)) }
+    }
+
     private func runLocked(lockTimeout: Double, fullCycle: Bool, readsPeers: Bool, _ body: () throws -> SyncReport) throws -> SyncReport {
+        try runLocked(lockTimeout: lockTimeout, fullCycle: fullCycle, readsPeers: readsPeers, slice: false) { try body() }!
+    }
+
+    /// Runs `body` under both locks. A report (a cycle's end) updates the
+    /// whole ``status``; nil (`slice`: a reconcile slice, not its end) only
+    /// ``SyncStatus/isSyncing`` — or the error, when it throws.
+    private func runLocked(lockTimeout: Double, fullCycle: Bool, readsPeers: Bool, slice: Bool, _ body: () throws -> SyncReport?) throws -> SyncReport? {
         cycleLock.lock()
         defer { cycleLock.unlock() }
         state.withLock { $0.status.isSyncing = true }
         do {
             try acquireFileLock(timeout: lockTimeout)
             defer { syncLock?.unlock() }
-            let report = try body()
+            guard let report = try body() else {
+                state.withLock { $0.status.isSyncing = false }
+                return nil
+            }
             let pending = (try? cycle.storage.pendingLocalChangeCount()) ?? 0
             let now = clock.nowMillis()
             state.withLock { s in
