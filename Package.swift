@@ -40,19 +40,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Linked for start-up time (every `nextup count` in a shell prompt pays
-        // it): not position-independent, so the loader has no ~86,000
-        // relative relocations to apply (and no copy-on-write faults on the
-        // pages they touch), and exporting no symbols (swiftc passes
-        // -export-dynamic), so `dladdr` and the loader's symbol lookups have
-        // no 10,700-entry table to search. The price: the executable itself
-        // is always loaded at the same address (no ASLR for its code; the
-        // libraries, stack and heap keep theirs).
-        .executableTarget(
-            name: "nextup",
-            dependencies: ["NextUpCLI"],
-            linkerSettings: [.unsafeFlags(["-Xclang-linker", "-no-pie", "-Xlinker", "--no-export-dynamic"])]
-        ),
+        .executableTarget(name: "nextup", dependencies: ["NextUpCLI"]),
 
         .target(name: "NextUpTestSupport", path: "Tests/NextUpTestSupport"),
         .testTarget(
