@@ -139,8 +139,10 @@ def count_and_next(ctx, n, store, open_tasks, targets, runs, out):
     rows.append(Row(SECTION, n, "next", target("next")).measured(
         ctx.series(lambda i: ctx.nextup("next", "--store", store), runs, stdout=out)))
     if floor.stats:
+        bound = FLOOR_FACTOR * floor.stats.median
         for row in rows[1:]:
-            row.note = "target: %g× the floor" % FLOOR_FACTOR + (" (%d runs)" % len(row.stats.samples) if row.stats else "")
+            which = ("%g× the floor" % FLOOR_FACTOR) if row.target == bound else "its own, tighter than the floor's"
+            row.note = "target: %s" % which + (" (%d runs)" % len(row.stats.samples) if row.stats else "")
     return rows
 
 
