@@ -5,7 +5,8 @@ side by side with Taskwarrior 2.6.
     python3 bench/run.py                      # what `make bench` runs
     python3 bench/run.py --smoke --bin .build/debug/nextup   # `make bench-smoke`
 
-Each size gets a deterministic data set (bench/harness/dataset.py), loaded
+First, `count`, `next` and `add` on an empty store (start-up alone). Each
+size gets a deterministic data set (bench/harness/dataset.py), loaded
 with `nextup import` into throw-away stores under --work. Every measurement
 runs --warmup untimed times, then --runs timed times; the table shows median,
 min, max, peak RSS, the target and PASS/MISS. A MISS does not fail the run;
@@ -81,6 +82,14 @@ def main(argv):
 
     rows = []
     problems = []
+    log("\n-- an empty store --")
+    try:
+        section = cli.run_empty(ctx)
+        rows += section
+        show(section, log)
+    except cli.HarnessCheckFailed as e:
+        problems.append(str(e))
+        log("bench: " + str(e))
     for n in args.sizes:
         log("\n-- %s tasks --" % fmt_n(n))
         tasks = dataset.generate(n)

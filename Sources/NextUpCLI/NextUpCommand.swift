@@ -31,6 +31,7 @@ public struct NextUpCommand: ParsableCommand {
 /// line on stderr and a non-zero exit code — never a backtrace.
 public enum NextUpMain {
     public static func run(_ arguments: [String]) -> Int32 {
+        defer { StoresKeptUntilExit.shared.closeAll() }
         do {
             try DashedWord.check(arguments)
             try TaskwarriorSpelling.check(arguments, knownCommands: Set(NextUpCommand.configuration.subcommands.map { $0._commandName }))

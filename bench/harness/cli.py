@@ -1,4 +1,6 @@
-"""The command line: import, count, next, list --json, export, add, edit, done."""
+"""The command line: import, count, next, list --json, export, add, edit, done;
+and the floor `count` and `next` are judged against: the `sqlite3` shell
+running `count`'s query on the same store."""
 
 import json
 import os
@@ -7,6 +9,11 @@ import shutil
 from .results import Row
 
 SECTION = "command line"
+
+# `count`'s query, as TaskStore.openCount runs it (ListSQL.open).
+OPEN_COUNT_SQL = "SELECT count(*) FROM task WHERE deleted = 0 AND completed_at IS NULL"
+FLOOR = "floor: sqlite3 shell, count's query"
+FLOOR_FACTOR = 2.0
 
 
 class HarnessCheckFailed(Exception):
@@ -59,12 +66,7 @@ def run(ctx, n, data_path, plan):
     check_output(row, out, lambda s: "0 new, 0 updated, 0 kept (newer here), %d unchanged" % n in s, "re-import of %d tasks" % n)
 
     light = ctx.runs_for(n, heavy=False)
-    rows.append(Row(SECTION, n, "count", t.get("count")).measured(
-        ctx.series(lambda i: ctx.nextup("count", "--store", main), light, stdout=out)))
-    check_output(rows[-1], out, lambda s: s.strip() == str(plan["open"]), "count (want %d open)" % plan["open"])
-
-    rows.append(Row(SECTION, n, "next", t.get("next")).measured(
-        ctx.series(lambda i: ctx.nextup("next", "--store", main), light, stdout=out)))
+    rows += count_and_next(ctx, n, main, plan["open"], t, light, out)
 
     rows.append(Row(SECTION, n, "list --json", t.get("list --json")).measured(
         ctx.series(lambda i: ctx.nextup("list", "--json", "--store", main), runs, stdout=out)))
@@ -106,6 +108,61 @@ def store_size_row(n, store):
               note="%.1f MB for %s tasks, outbox not yet uploaded" % (total / 1e6, "{:,}".format(n)))
     row.value = total / n
     return row.judge(row.value)
+
+
+def run_empty(ctx):
+    """`count`, `next` and `add` on an empty store, beside the floor: what
+    start-up alone costs (argument parsing, loading, opening the store)."""
+    store = ctx.fresh_dir("stores", "0", "main")
+    out = ctx.path("out-0.json")
+    made = ctx.launcher.run(ctx.nextup("count", "--store", store), env=ctx.env, stdout=out, timeout=ctx.cap)
+    if not made.ok:
+        raise HarnessCheckFailed("nextup count on a new store failed: %s" % made.stderr)
+    light = ctx.runs_for(0, heavy=False)
+    rows = count_and_next(ctx, 0, store, 0, targets_for(0), light, out)
+    check_output(rows[-1], out, lambda s: s.strip() == "Next Up is empty", "next on an empty store")
+    # Each timed add adds a task: the last add runs on a store of a few tasks.
+    rows.append(Row(SECTION, 0, "add").measured(
+        ctx.series(lambda i: ctx.nextup("add", "Bench task %d" % i, "--store", store), light)))
+    shutil.rmtree(store, ignore_errors=True)
+    return rows
+
+
+def count_and_next(ctx, n, store, open_tasks, targets, runs, out):
+    """The floor row, then `count` and `next`, each judged against
+    FLOOR_FACTOR × the floor's median (and the size's own target, if
+    tighter). Without `sqlite3` the floor row says so and nothing is judged
+    against it."""
+    floor = Row(SECTION, n, FLOOR)
+    sqlite3 = shutil.which("sqlite3")
+    if sqlite3:
+        database = os.path.join(store, "nextup.sqlite")
+        floor.measured(ctx.series(lambda i: [sqlite3, database, OPEN_COUNT_SQL], runs, stdout=out))
+        check_output(floor, out, lambda s: s.strip() == str(open_tasks), "sqlite3 count (want %d open)" % open_tasks)
+    else:
+        floor.status = "skipped"
+        floor.error = "no sqlite3 on PATH: count and next not judged against the floor"
+    rows = [floor]
+
+    def target(name):
+        own = targets.get(name)
+        if not floor.stats:
+            return own
+        bound = FLOOR_FACTOR * floor.stats.median
+        return bound if own is None else min(own, bound)
+
+    rows.append(Row(SECTION, n, "count", target("count")).measured(
+        ctx.series(lambda i: ctx.nextup("count", "--store", store), runs, stdout=out)))
+    check_output(rows[-1], out, lambda s: s.strip() == str(open_tasks), "count (want %d open)" % open_tasks)
+
+    rows.append(Row(SECTION, n, "next", target("next")).measured(
+        ctx.series(lambda i: ctx.nextup("next", "--store", store), runs, stdout=out)))
+    if floor.stats:
+        bound = FLOOR_FACTOR * floor.stats.median
+        for row in rows[1:]:
+            which = ("%g× the floor" % FLOOR_FACTOR) if row.target == bound else "its own, tighter than the floor's"
+            row.note = "target: %s" % which + (" (%d runs)" % len(row.stats.samples) if row.stats else "")
+    return rows
 
 
 def check_output(row, path, good, what):

@@ -16,6 +16,7 @@ struct CommandContext {
         let config = try loadConfig(environment: environment)
         let location = StoreLocation.resolve(option: options.store, environment: environment)
         let store = try TaskStore.open(location)
+        StoresKeptUntilExit.shared.keep(store)
         return CommandContext(environment: environment, options: options, config: config, store: store)
     }
 

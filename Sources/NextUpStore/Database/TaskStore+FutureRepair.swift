@@ -27,11 +27,15 @@ extension TaskStore {
     /// Checks the saved clock in a read and repairs (a write) only when needed:
     /// opening a sane store writes nothing.
     static func repairFarFutureVersionsIfNeeded(_ queue: DatabaseQueue, now: Int64) throws {
-        let saved = try queue.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
-        }
-        guard saved > HybridClock.saneFutureLimit(now: now).rawValue else { return }
+        guard try queue.read({ db in try needsFarFutureRepair(db, now: now) }) else { return }
         try queue.write { db in _ = try repairFarFutureVersions(db, now: now) }
+    }
+
+    /// Whether the saved clock is beyond the sane future (the check
+    /// ``repairFarFutureVersionsIfNeeded(_:now:)`` makes before it writes).
+    static func needsFarFutureRepair(_ db: Database, now: Int64) throws -> Bool {
+        let saved = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
+        return saved > HybridClock.saneFutureLimit(now: now).rawValue
     }
 
     /// - Returns: the number of registers repaired (0: the store was sane).

@@ -65,12 +65,21 @@ public final class TaskStore: Sendable {
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: config)
-            try queue.read { db in try verifyOpened(db, path: path) }
-            try StoreSchema.migrator.migrate(queue)
-            try repairFarFutureVersionsIfNeeded(queue, now: clock.nowMillis())
-            try queue.writeWithoutTransaction { db in
-                if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+            let now = clock.nowMillis()
+            // One read answers for a store that needs nothing (every open
+            // but the first of a new version): the migrator, the clock
+            // check and the journal mode each cost a transaction of their own.
+            let ready = try queue.read { db in
+                try verifyOpened(db, path: path)
+                return try isReady(db, now: now)
+            }
+            if !ready {
+                try StoreSchema.migrator.migrate(queue)
+                try repairFarFutureVersionsIfNeeded(queue, now: now)
+                try queue.writeWithoutTransaction { db in
+                    if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                        try db.execute(sql: "PRAGMA journal_mode = WAL")
+                    }
                 }
             }
         } catch let error as DatabaseError {
@@ -92,6 +101,13 @@ public final class TaskStore: Sendable {
         // Close first, so the path counts as open until SQLite let go of it.
         try? database.close()
         OpenStores.shared.release(location.databaseURL.path)
+    }
+
+    /// Closes the connection now, as deinit would, for a process that is
+    /// about to exit and keeps the object to the end (the command line:
+    /// `StoresKeptUntilExit`). Nothing may use the store afterwards.
+    public func closeBeforeExit() {
+        try? database.close()
     }
 
     /// This store's replica id (changes only when the store is found copied).
@@ -224,6 +240,17 @@ public final class TaskStore: Sendable {
         } else if userVersion > StoreSchema.currentVersion {
             throw StoreError.newerSchema(path: path, found: userVersion, supported: StoreSchema.currentVersion)
         }
+    }
+
+    /// Whether the open store needs no write before use: it is nextup's, at
+    /// this build's schema version (every migration sets `user_version` in
+    /// its own transaction, so that version means every migration ran), in
+    /// WAL mode, with a sane saved clock.
+    static func isReady(_ db: Database, now: Int64) throws -> Bool {
+        guard try Int32.fetchOne(db, sql: "PRAGMA application_id") == StoreSchema.applicationID,
+              try Int.fetchOne(db, sql: "PRAGMA user_version") == StoreSchema.currentVersion,
+              try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" else { return false }
+        return try !needsFarFutureRepair(db, now: now)
     }
 
     static func storeError(_ error: DatabaseError, path: String, folder: String) -> StoreError {
