@@ -182,8 +182,22 @@ enum TaskwarriorByteReader {
         if number.integer() != nil, number.index == range.upperBound {
             return String(decoding: bytes, as: UTF8.self)
         }
+        if let whole = wholeNumber(bytes) { return whole }
         guard let value = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) else { return nil }
         return try? TaskwarriorReader.jsonText(value, key: key, fail: { TaskInputError($0) })
+    }
+
+    /// A number written with a fraction of zeros only — `60.000000`, how
+    /// Taskwarrior writes a numeric UDA — as `JSONSerialization` writes it
+    /// back: its integer part (at most 15 digits, exact in a double; not -0).
+    private static func wholeNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+        let integer = bytes[..<dot]
+        let digits = integer.first == UInt8(ascii: "-") ? integer.dropFirst() : integer[...]
+        guard !digits.isEmpty, digits.count <= 15, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              digits.first != UInt8(ascii: "0") || (digits.count == 1 && integer.count == 1),
+              dot + 1 < bytes.count, bytes[(dot + 1)...].allSatisfy({ $0 == UInt8(ascii: "0") }) else { return nil }
+        return String(decoding: integer, as: UTF8.self)
     }
 
     /// Skips one JSON value of any kind; its byte range, or nil when it is
