@@ -80,6 +80,14 @@ import Testing
             if e.tags == nil { e.tags = [] }
             #expect(found.first { $0.id == e.id } == e)
         }
+        // The title filter reads `title_fold` (v5), filled in for the rows
+        // written before it: the store lists what Core's filter passes.
+        let all = try store.allTasks()
+        for query in ["FIXTURE", "日本語", "set", "nothing", "zzz"] {
+            let filter = try ListFilter.parse(query)
+            let listed = try store.listIDs(sort: .created, narrowing: TaskStore.ListNarrowing(filter), nowMillis: 0)
+            #expect(Set(listed.nextUp + listed.backlog) == Set(all.filter { $0.isOpen && filter.matches($0) }.map(\.id)), "\(query)")
+        }
         _ = try store.add(TaskDraft(title: "still writable"))
         #expect(try store.openCount() == 4)
     }

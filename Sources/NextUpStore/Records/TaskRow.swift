@@ -127,12 +127,15 @@ enum TaskRow {
         arguments.append(t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
         arguments.append(encodeVersions(t.versions))
         arguments.append(t.modified.rawValue)
+        arguments.append(TextMatch.fold(t.title))
         try statement.execute(arguments: StatementArguments(arguments))
     }
 
+    /// Every row carries `title_fold` (schema v5): its title folded by
+    /// ``TextMatch/fold(_:)``, what the lists' title filter reads.
     private static let insertSQL = """
-        INSERT OR REPLACE INTO task (\(columns), modified)
-        VALUES (\(Array(repeating: "?", count: FieldSpec.table.count + 4).joined(separator: ", ")))
+        INSERT OR REPLACE INTO task (\(columns), modified, title_fold)
+        VALUES (\(Array(repeating: "?", count: FieldSpec.table.count + 5).joined(separator: ", ")))
         """
 
     static func fetchOne(_ db: Database, id: TaskID) throws -> TaskItem? {
