@@ -30,8 +30,14 @@ public enum TextMatch {
     /// bytes (SQLite's `instr` on the folded values). Reads the strings'
     /// bytes in place (no copies), so a filter can test 100,000 titles per key.
     public static func folded(_ text: String, contains word: String) -> Bool {
-        var text = text, word = word
-        return text.withUTF8 { t in word.withUTF8 { w in bytes(t, contain: w) } }
+        var text = text
+        return text.withUTF8 { folded($0, contains: word) }
+    }
+
+    /// ``folded(_:contains:)`` on the UTF-8 bytes of an already folded text.
+    public static func folded(_ text: UnsafeBufferPointer<UInt8>, contains word: String) -> Bool {
+        var word = word
+        return word.withUTF8 { bytes(text, contain: $0) }
     }
 
     private static func bytes(_ t: UnsafeBufferPointer<UInt8>, contain w: UnsafeBufferPointer<UInt8>) -> Bool {
