@@ -132,7 +132,8 @@ def filter_latency(tmux, n, name, texts, target):
     """Opens the filter (`/`, untimed), types each text one key at a time
     and then one Backspace, timing each key to its redrawn screen; then Esc
     closes the prompt and clears the filter (untimed). The selection moved
-    with the filter, so `g` takes it back to the top for the rows after."""
+    with the filter (and the focus may have moved to the Backlog), so `g`,
+    Tab, `g` take both panes back to the top for the rows after."""
     row = Row(SECTION, n, name, target)
     times = []
 
@@ -153,7 +154,8 @@ def filter_latency(tmux, n, name, texts, target):
                 press("-l %s" % shlex.quote(ch), True)
             press("BSpace", True)
             press("Escape", False)
-        press("g", False)
+        for key in ("g", "Tab", "g"):
+            press(key, False)
     except TmuxError as e:
         return row.failed(str(e))
     latencies(row, times)
