@@ -62,6 +62,14 @@ extension TaskStore {
 
         public var count: Int { ids.count }
 
+        /// Makes room for `count` tasks whose folded titles take `bytes` bytes.
+        public mutating func reserveCapacity(_ count: Int, bytes: Int) {
+            ids.reserveCapacity(count)
+            foldedTitleEnds.reserveCapacity(count)
+            categories.reserveCapacity(count)
+            foldedTitleBytes.reserveCapacity(bytes)
+        }
+
         /// Appends a task.
         public mutating func append(_ id: TaskID, foldedTitle: UnsafeBufferPointer<UInt8>, category: String?) {
             ids.append(id)
