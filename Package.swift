@@ -21,6 +21,8 @@ let package = Package(
             dependencies: [
                 "NextUpCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The C API, to read the TUI's folded titles without a String per row.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // The user's TOML configuration and key bindings.

@@ -135,13 +135,58 @@ public struct ListFilter: Equatable, Sendable {
             if let from, date < from { return false }
             if let through, through < date { return false }
         }
-        if let category, !(task.category.map { TextMatch.same($0, category) } ?? false) { return false }
+        if !categoryMatches(task.category) { return false }
         if let tag, !task.hasTag(tag) { return false }
-        if !text.isEmpty {
-            let title = TextMatch.fold(task.title)
-            for word in words where !TextMatch.folded(title, contains: TextMatch.fold(word)) { return false }
-        }
+        if !text.isEmpty && !titleMatches(folded: TextMatch.fold(task.title), words: foldedWords) { return false }
         return true
+    }
+
+    /// The text's words, each folded by ``TextMatch/fold(_:)``: what
+    /// ``titleMatches(folded:words:)`` takes (fold them once per filter, not
+    /// once per task).
+    public var foldedWords: [String] { words.map(TextMatch.fold) }
+
+    /// The title part of ``matches(_:today:)``: whether a title already folded
+    /// by ``TextMatch/fold(_:)`` holds every one of `foldedWords` (this
+    /// filter's ``foldedWords``). The TUI narrows its lists with it, so the
+    /// rule stays here.
+    public func titleMatches(folded title: String, words foldedWords: [String]) -> Bool {
+        var title = title
+        return title.withUTF8 { titleMatches(foldedUTF8: $0, words: foldedWords) }
+    }
+
+    /// ``titleMatches(folded:words:)`` on the UTF-8 bytes of the folded title.
+    public func titleMatches(foldedUTF8 title: UnsafeBufferPointer<UInt8>, words foldedWords: [String]) -> Bool {
+        for word in foldedWords where !TextMatch.folded(title, contains: word) { return false }
+        return true
+    }
+
+    /// The category part of ``matches(_:today:)``: with `cat:`, only a task
+    /// whose category is ``TextMatch/same(_:_:)`` as it.
+    public func categoryMatches(_ taskCategory: String?) -> Bool {
+        guard let category else { return true }
+        return taskCategory.map { TextMatch.same($0, category) } ?? false
+    }
+
+    /// Whether every task `other` passes is sure to pass this filter too,
+    /// from the filters alone: the same filter but for the words and the
+    /// category, the same category (``TextMatch/same(_:_:)``) or none in
+    /// `other`, and each of `other`'s words (folded) inside one of this
+    /// filter's words. Then this filter's tasks are `other`'s tasks narrowed
+    /// by ``titleMatches(folded:words:)`` and ``categoryMatches(_:)`` —
+    /// typing on at the end of a word, or adding a word, narrows.
+    public func narrows(_ other: ListFilter) -> Bool {
+        var mine = self, theirs = other
+        mine.text = ""
+        theirs.text = ""
+        mine.category = nil
+        theirs.category = nil
+        guard mine == theirs else { return false }
+        if let old = other.category {
+            guard let new = category, TextMatch.same(new, old) else { return false }
+        }
+        let words = foldedWords
+        return other.foldedWords.allSatisfy { old in words.contains { TextMatch.folded($0, contains: old) } }
     }
 
     /// The words, quotes removed, each with whether it began with a quote

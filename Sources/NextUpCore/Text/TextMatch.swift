@@ -27,13 +27,25 @@ public enum TextMatch {
     }
 
     /// Whether already folded `text` contains already folded `word`, as UTF-8
-    /// bytes (SQLite's `instr` on the folded values).
+    /// bytes (SQLite's `instr` on the folded values). Reads the strings'
+    /// bytes in place (no copies), so a filter can test 100,000 titles per key.
     public static func folded(_ text: String, contains word: String) -> Bool {
-        let t = Array(text.utf8), w = Array(word.utf8)
+        var text = text
+        return text.withUTF8 { folded($0, contains: word) }
+    }
+
+    /// ``folded(_:contains:)`` on the UTF-8 bytes of an already folded text.
+    public static func folded(_ text: UnsafeBufferPointer<UInt8>, contains word: String) -> Bool {
+        var word = word
+        return word.withUTF8 { bytes(text, contain: $0) }
+    }
+
+    private static func bytes(_ t: UnsafeBufferPointer<UInt8>, contain w: UnsafeBufferPointer<UInt8>) -> Bool {
         guard !w.isEmpty else { return true }
         guard w.count <= t.count else { return false }
-        outer: for start in 0...(t.count - w.count) {
-            for i in 0..<w.count where t[start + i] != w[i] { continue outer }
+        let first = w[0]
+        outer: for start in 0...(t.count - w.count) where t[start] == first {
+            for i in 1..<w.count where t[start + i] != w[i] { continue outer }
             return true
         }
         return false

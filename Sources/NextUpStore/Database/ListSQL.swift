@@ -88,8 +88,11 @@ enum ListSQL {
          """, [TextMatch.fold(name)])
     }
 
-    /// ``TextMatch/contains(_:_:)`` of the title and `word`: a condition and its argument.
+    /// ``TextMatch/contains(_:_:)`` of the title and `word`: a condition and
+    /// its argument. Reads `title_fold` (schema v6), the title folded by
+    /// ``TextMatch/fold(_:)`` when the row was written, so no row is folded
+    /// per query.
     static func title(contains word: String) -> (String, StatementArguments) {
-        ("instr(nextup_fold(title), ?) > 0", [TextMatch.fold(word)])
+        ("instr(title_fold, ?) > 0", [TextMatch.fold(word)])
     }
 }

@@ -13,7 +13,7 @@ public enum StoreSchema {
     /// The newest schema version this build knows.
     public static var currentVersion: Int { migrationNames.count }
 
-    static let migrationNames = ["v1", "v2", "v3", "v4", "v5"]
+    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -110,6 +110,23 @@ public enum StoreSchema {
                 try updateEntry.execute(arguments: [VersionsColumn.encode(refs), row[0] as Int64])
             }
             try db.execute(sql: "PRAGMA user_version = 5")
+        }
+        // v6: `title_fold`, the title folded by Core's ``TextMatch/fold(_:)``
+        // (written with every row by `TaskRow.save`; filled here through the
+        // same function), added to the covering index `task_list`, so that
+        // the TUI's filter reads 100,000 folded titles from the index instead
+        // of every row's page, and folds none of them per key
+        // (TaskStore+TUI.swift).
+        m.registerMigration("v6") { db in
+            ListSQL.registerFold(db)
+            try db.execute(sql: """
+                ALTER TABLE task ADD COLUMN title_fold TEXT NOT NULL DEFAULT '';
+                UPDATE task SET title_fold = nextup_fold(title);
+                DROP INDEX task_list;
+                CREATE INDEX task_list ON task(next_up, deleted, completed_at, urgency, importance, duration, category, due, created, title_fold)
+                    WHERE deleted = 0 AND completed_at IS NULL;
+                PRAGMA user_version = 6;
+                """)
         }
         return m
     }

@@ -128,6 +128,18 @@ public final class TaskStore: Sendable {
         try database.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
     }
 
+    /// A pair that moves whenever anything changes the tasks, whoever wrote:
+    /// ``dataVersion()`` for other connections' commits and SQLite's
+    /// `total_changes()` for this store object's own writes (which
+    /// `data_version` does not count — the sync engine may write through
+    /// this connection too). Equal pairs: nothing was written in between, so
+    /// a listing read at the first is still the listing.
+    public func writeMark() throws -> [Int] {
+        try database.writeWithoutTransaction { db in
+            [try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0, db.totalChangesCount]
+        }
+    }
+
     /// The page cache of this store's connection, in KiB (SQLite's
     /// `cache_size`, as a positive number of KiB). A large merge or import
     /// raises it for its own transaction only; this reads it back.

@@ -53,15 +53,18 @@ enum TaskRow {
         arguments.append(t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
         arguments.append(VersionsColumn.encode(t.versions))
         arguments.append(t.modified.rawValue)
+        arguments.append(TextMatch.fold(t.title))
         // Bound once (SQLite copies the text): execute(arguments:) nests a
-        // closure per argument to bind without copying, slower for 17.
+        // closure per argument to bind without copying, slower for 18.
         try statement.setArguments(StatementArguments(arguments))
         try statement.execute()
     }
 
+    /// Every row carries `title_fold` (schema v6): its title folded by
+    /// ``TextMatch/fold(_:)``, what the lists' title filter reads.
     private static let insertSQL = """
-        INSERT OR REPLACE INTO task (\(columns), modified)
-        VALUES (\(Array(repeating: "?", count: FieldSpec.table.count + 4).joined(separator: ", ")))
+        INSERT OR REPLACE INTO task (\(columns), modified, title_fold)
+        VALUES (\(Array(repeating: "?", count: FieldSpec.table.count + 5).joined(separator: ", ")))
         """
 
     static func fetchOne(_ db: Database, id: TaskID) throws -> TaskItem? {

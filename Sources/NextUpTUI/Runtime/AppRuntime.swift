@@ -75,7 +75,10 @@ public final class AppRuntime {
         case .key(let key):
             send(.key(key))
             // The next key must see the lists as this one left them (J J, x x…).
-            if needsReload { showWrittenThenReload() }
+            // Keys typed in the filter's prompt only edit its text, so a
+            // burst of them (fast typing, a paste) reads the lists once, for
+            // the last text, when the burst is handled (``settle()``).
+            if needsReload && state.prompt?.kind != .filter { showWrittenThenReload() }
         case .resize:
             let (w, h) = screen.size()
             send(.resize(cols: w, rows: h))
@@ -117,6 +120,9 @@ public final class AppRuntime {
         if needsReload { showWrittenThenReload() }
         loadVisibleRows()
         screen.draw(MainView.frame(state))
+        // The filter's prompt is on screen: let the backend read what the
+        // typed words will narrow, before the first of them arrives.
+        if state.prompt?.kind == .filter { backend.prepareToNarrow(state.query, nowMillis: state.nowMillis) }
     }
 
     /// Milliseconds until the screen must change by itself (a highlight or a

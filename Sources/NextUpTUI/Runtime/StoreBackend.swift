@@ -5,12 +5,20 @@ import NextUpStore
 /// what is on screen, and intent-named writes of single fields.
 public final class StoreBackend: TaskBackend {
     public let store: TaskStore
+    /// The filter's words are matched in memory while they are typed.
+    private let narrowing = TitleNarrowing()
 
     public init(store: TaskStore) { self.store = store }
 
+    /// The store's listing for `query`; a filter with words is narrowed in
+    /// memory from the listing without them (``TitleNarrowing``, same result).
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        let narrowing = TaskStore.ListNarrowing(query.filter, today: query.today)
-        return try store.listIDs(sort: query.sort, narrowing: narrowing, keepDone: query.keepDone, nowMillis: nowMillis)
+        try narrowing.listIDs(store, query, nowMillis: nowMillis)
+    }
+
+    /// Reads the listing the filter narrows from (``TitleNarrowing/prepare(_:_:nowMillis:)``).
+    public func prepareToNarrow(_ query: ListQuery, nowMillis: Int64) {
+        try? narrowing.prepare(store, query, nowMillis: nowMillis)
     }
 
     public func historyIDs(limit: Int) throws -> [TaskID] { try store.historyIDs(limit: limit) }

@@ -25,4 +25,12 @@ public protocol TaskBackend: AnyObject {
     /// A number that changes when another connection commits; nil when
     /// unknown (then every signal reloads).
     func changeToken() throws -> Int?
+    /// Called while the filter's prompt is open, after the screen is drawn
+    /// (nothing by default): a backend that narrows in memory reads what it
+    /// narrows from now, so that the first key typed finds it.
+    func prepareToNarrow(_ query: ListQuery, nowMillis: Int64)
+}
+
+extension TaskBackend {
+    public func prepareToNarrow(_ query: ListQuery, nowMillis: Int64) {}
 }

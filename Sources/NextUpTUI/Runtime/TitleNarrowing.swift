@@ -1,0 +1,100 @@
+import NextUpCore
+import NextUpStore
+
+/// How ``StoreBackend`` answers a filter with words or `cat:` while they are
+/// typed: the lists without them (the *base*: same sort, other filter terms,
+/// kept-done tasks and day) are read with every task's folded title and
+/// category, and each key only keeps the base's tasks that pass Core's rules
+/// (``ListFilter/titleMatches(foldedUTF8:words:)``,
+/// ``ListFilter/categoryMatches(_:)``) — no SQL, no sorting, no folding of
+/// titles per key. When the new filter only narrows the last one
+/// (``ListFilter/narrows(_:)``: a letter typed at the end of a word, a word
+/// added), the last result is narrowed instead of the base.
+///
+/// Contract: the lists are exactly the store's listing for the query
+/// (``TaskStore/listIDs(sort:narrowing:keepDone:nowMillis:)``, which is
+/// Core's ``ListFilter/matches(_:today:)`` in ``TaskOrdering``'s orders),
+/// with the Backlog ranked as at the base's reading. The base is read again
+/// whenever anything was written to the store since
+/// (``TaskStore/writeMark()``: other processes, this UI, the sync engine)
+/// and whenever the rest of the query changes. A query without words or
+/// `cat:` is the store's plain listing, read as it always was (ids only,
+/// ranked at the current time); the base is read when the filter's prompt
+/// opens (``prepare(_:_:nowMillis:)``) or at the first key that needs it.
+final class TitleNarrowing {
+    typealias Lists = (nextUp: TaskStore.FoldedList, backlog: TaskStore.FoldedList)
+
+    private struct Base {
+        var query: ListQuery
+        var mark: [Int]
+        var lists: Lists
+    }
+
+    private var base: Base?
+    /// The last filter narrowed from `base`, and its lists.
+    private var last: (filter: ListFilter, lists: Lists)?
+
+    func listIDs(_ store: TaskStore, _ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
+        let baseQuery = Self.base(of: query)
+        guard baseQuery.filter != query.filter else {
+            // Nothing to narrow: the plain listing, ids only.
+            return try store.listIDs(sort: query.sort, narrowing: TaskStore.ListNarrowing(query.filter, today: query.today),
+                                     keepDone: query.keepDone, nowMillis: nowMillis)
+        }
+        let base = try readBase(store, baseQuery, nowMillis: nowMillis)
+        let from = last.flatMap { query.filter.narrows($0.filter) ? $0.lists : nil } ?? base.lists
+        let filter = query.filter
+        let words = filter.foldedWords
+        var categoryPasses: [String?: Bool] = [:]
+        func narrow(_ list: TaskStore.FoldedList) -> TaskStore.FoldedList {
+            var out = TaskStore.FoldedList()
+            // At most all of them: one allocation per array, not a doubling
+            // series (the first letter typed keeps most of 76,000 tasks).
+            out.reserveCapacity(list.count, bytes: list.foldedTitleBytes.count)
+            list.forEach { i, title, category in
+                let passes: Bool
+                if let known = categoryPasses[category] {
+                    passes = known
+                } else {
+                    passes = filter.categoryMatches(category)
+                    categoryPasses[category] = passes
+                }
+                if passes && filter.titleMatches(foldedUTF8: title, words: words) {
+                    out.append(list.ids[i], foldedTitle: title, category: category)
+                }
+            }
+            return out
+        }
+        let lists = (nextUp: narrow(from.nextUp), backlog: narrow(from.backlog))
+        last = (filter, lists)
+        return (lists.nextUp.ids, lists.backlog.ids)
+    }
+
+    /// Reads the base `query` would be narrowed from, unless it is at hand
+    /// and nothing was written since: what the runtime calls while the
+    /// filter's prompt is open, after drawing, so that the first key typed
+    /// finds it.
+    func prepare(_ store: TaskStore, _ query: ListQuery, nowMillis: Int64) throws {
+        _ = try readBase(store, Self.base(of: query), nowMillis: nowMillis)
+    }
+
+    /// `query` without the terms narrowed in memory (words, `cat:`).
+    static func base(of query: ListQuery) -> ListQuery {
+        var base = query
+        base.filter.text = ""
+        base.filter.category = nil
+        return base
+    }
+
+    private func readBase(_ store: TaskStore, _ baseQuery: ListQuery, nowMillis: Int64) throws -> Base {
+        let mark = try store.writeMark()
+        if let base, base.query == baseQuery, base.mark == mark { return base }
+        base = nil
+        last = nil
+        let lists = try store.listWithFoldedTitles(sort: baseQuery.sort, narrowing: TaskStore.ListNarrowing(baseQuery.filter, today: baseQuery.today),
+                                                   keepDone: baseQuery.keepDone, nowMillis: nowMillis)
+        let fresh = Base(query: baseQuery, mark: mark, lists: lists)
+        base = fresh
+        return fresh
+    }
+}
