@@ -131,37 +131,57 @@ def run_empty(ctx):
 def count_and_next(ctx, n, store, open_tasks, targets, runs, out):
     """The floor row, then `count` and `next`, each judged against
     FLOOR_FACTOR × the floor's median (and the size's own target, if
-    tighter). Without `sqlite3` the floor row says so and nothing is judged
-    against it."""
-    floor = Row(SECTION, n, FLOOR)
+    tighter). The three run in turn (floor, count, next, floor, …), so that
+    other work on the machine weighs on the floor as much as on what it
+    judges. Without `sqlite3` the floor row says so and nothing is judged
+    against it. `next` prints into `out`."""
     sqlite3 = shutil.which("sqlite3")
+    commands = []  # (row name, argv, stdout)
     if sqlite3:
         database = os.path.join(store, "nextup.sqlite")
-        floor.measured(ctx.series(lambda i: [sqlite3, database, OPEN_COUNT_SQL], runs, stdout=out))
-        check_output(floor, out, lambda s: s.strip() == str(open_tasks), "sqlite3 count (want %d open)" % open_tasks)
+        commands.append((FLOOR, [sqlite3, database, OPEN_COUNT_SQL], out + ".floor"))
+    commands.append(("count", ctx.nextup("count", "--store", store), out + ".count"))
+    commands.append(("next", ctx.nextup("next", "--store", store), out))
+    samples = {name: [] for name, _, _ in commands}
+    failed = {}
+    for i in range(ctx.warmup + runs):
+        for name, argv, stdout in commands:
+            if name in failed:
+                continue
+            sample = ctx.launcher.run(argv, env=ctx.env, stdout=stdout, timeout=ctx.cap)
+            if not sample.ok:
+                failed[name] = sample
+            elif i >= ctx.warmup:
+                samples[name].append(sample)
+
+    def series(name):
+        return [failed[name]] if name in failed else samples[name]
+
+    floor = Row(SECTION, n, FLOOR)
+    if sqlite3:
+        floor.measured(series(FLOOR))
+        check_output(floor, out + ".floor", lambda s: s.strip() == str(open_tasks),
+                     "sqlite3 count (want %d open)" % open_tasks)
     else:
         floor.status = "skipped"
         floor.error = "no sqlite3 on PATH: count and next not judged against the floor"
-    rows = [floor]
+    bound = FLOOR_FACTOR * floor.stats.median if floor.stats else None
 
     def target(name):
         own = targets.get(name)
-        if not floor.stats:
+        if bound is None:
             return own
-        bound = FLOOR_FACTOR * floor.stats.median
         return bound if own is None else min(own, bound)
 
-    rows.append(Row(SECTION, n, "count", target("count")).measured(
-        ctx.series(lambda i: ctx.nextup("count", "--store", store), runs, stdout=out)))
-    check_output(rows[-1], out, lambda s: s.strip() == str(open_tasks), "count (want %d open)" % open_tasks)
-
-    rows.append(Row(SECTION, n, "next", target("next")).measured(
-        ctx.series(lambda i: ctx.nextup("next", "--store", store), runs, stdout=out)))
-    if floor.stats:
-        bound = FLOOR_FACTOR * floor.stats.median
+    rows = [floor]
+    rows.append(Row(SECTION, n, "count", target("count")).measured(series("count")))
+    check_output(rows[-1], out + ".count", lambda s: s.strip() == str(open_tasks), "count (want %d open)" % open_tasks)
+    rows.append(Row(SECTION, n, "next", target("next")).measured(series("next")))
+    if bound is not None:
         for row in rows[1:]:
             which = ("%g× the floor" % FLOOR_FACTOR) if row.target == bound else "its own, tighter than the floor's"
-            row.note = "target: %s" % which + (" (%d runs)" % len(row.stats.samples) if row.stats else "")
+            row.note = "target: %s, runs taken in turn with the floor" % which + (
+                " (%d runs)" % len(row.stats.samples) if row.stats else "")
     return rows
 
 
