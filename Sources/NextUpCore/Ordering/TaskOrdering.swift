@@ -25,7 +25,13 @@ public enum TaskOrdering {
 
     /// Next Up in the user's order: by order key, then id.
     public static func nextUp(_ tasks: [TaskItem]) -> [TaskItem] {
-        tasks.filter(isNextUp).sorted(by: nextUpPrecedes)
+        nextUpOrder(tasks).map { tasks[$0] }
+    }
+
+    /// The positions in `tasks` of ``nextUp(_:)``'s tasks, in its order (a
+    /// whole list built from positions moves each task once).
+    public static func nextUpOrder(_ tasks: [TaskItem]) -> [Int] {
+        tasks.indices.filter { isNextUp(tasks[$0]) }.sorted { nextUpPrecedes(tasks[$0], tasks[$1]) }
     }
 
     /// The Next Up order of two tasks in Next Up: by order key, then id
@@ -57,6 +63,17 @@ public enum TaskOrdering {
     /// `list --json` at 100,000 tasks).
     public static func sorted(_ tasks: [TaskItem], by sort: BacklogSort, nowMillis: Int64,
                               where included: (TaskItem) -> Bool = { _ in true }) -> [TaskItem] {
+        order(tasks, by: sort, nowMillis: nowMillis, where: included).map { tasks[$0] }
+    }
+
+    /// The positions in `tasks` of ``backlog(_:by:nowMillis:)``'s tasks, in its order.
+    public static func backlogOrder(_ tasks: [TaskItem], by sort: BacklogSort = .score, nowMillis: Int64) -> [Int] {
+        order(tasks, by: sort, nowMillis: nowMillis, where: isBacklog)
+    }
+
+    /// The positions in `tasks` of ``sorted(_:by:nowMillis:where:)``'s tasks, in its order.
+    public static func order(_ tasks: [TaskItem], by sort: BacklogSort, nowMillis: Int64,
+                             where included: (TaskItem) -> Bool = { _ in true }) -> [Int] {
         let chosen = tasks.indices.filter { included(tasks[$0]) }
         func tie(_ i: Int, _ j: Int) -> Bool {
             let a = tasks[i].created, b = tasks[j].created
@@ -78,6 +95,6 @@ public enum TaskOrdering {
                 return a != b ? a > b : tasks[$0].id < tasks[$1].id
             }
         }
-        return order.map { tasks[$0] }
+        return order
     }
 }

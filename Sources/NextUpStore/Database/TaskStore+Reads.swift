@@ -62,8 +62,10 @@ extension TaskStore {
         }
         switch filter.scope {
         case .open, .all, .tbd:
-            let done = found.filter { $0.isDone }.sorted { ($0.completedAt!, $0.id) > ($1.completedAt!, $1.id) }
-            return TaskOrdering.nextUp(found) + TaskOrdering.backlog(found, nowMillis: now) + done
+            // Ordered by position; each task moved once.
+            let done = found.indices.filter { found[$0].isDone }
+                .sorted { (found[$0].completedAt!, found[$0].id) > (found[$1].completedAt!, found[$1].id) }
+            return (TaskOrdering.nextUpOrder(found) + TaskOrdering.backlogOrder(found, nowMillis: now) + done).map { found[$0] }
         case .nextUp: return TaskOrdering.nextUp(found)
         case .backlog: return TaskOrdering.backlog(found, nowMillis: now)
         case .done: return found.sorted { ($0.completedAt!, $0.id) > ($1.completedAt!, $1.id) }

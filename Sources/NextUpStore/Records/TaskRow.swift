@@ -18,6 +18,12 @@ enum TaskRow {
     private static let versionsIndex = FieldSpec.table.count + 2
 
     static func decode(_ row: Row) -> TaskItem? {
+        var replicas = VersionsColumn.Replicas()
+        return decode(row, replicas: &replicas)
+    }
+
+    /// ``decode(_:)``, with the replica ids of earlier rows at hand.
+    static func decode(_ row: Row, replicas: inout VersionsColumn.Replicas) -> TaskItem? {
         guard let id = TaskID(row[0] as String) else { return nil }
         var t = TaskItem(id: id)
         for (i, (field, kind)) in columnKinds.enumerated() {
@@ -33,7 +39,7 @@ enum TaskRow {
             t.restore(field, to: value)
         }
         if let extra = row[extraIndex] as String? { t.extra = ExtraRegisters.decode(extra) }
-        t.versions = VersionsColumn.decode(row[versionsIndex])
+        t.versions = VersionsColumn.decode(row[versionsIndex], replicas: &replicas)
         return t
     }
 
@@ -91,9 +97,10 @@ enum TaskRow {
         var sql = "SELECT \(columns) FROM task WHERE \(clause)"
         if let order { sql += " ORDER BY \(order)" }
         var out: [TaskItem] = []
+        var replicas = VersionsColumn.Replicas()
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try cursor.next() {
-            if let t = decode(row) { out.append(t) }
+            if let t = decode(row, replicas: &replicas) { out.append(t) }
         }
         return out
     }

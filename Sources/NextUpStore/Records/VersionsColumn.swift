@@ -53,9 +53,28 @@ enum VersionsColumn {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The replica ids met while reading many rows, so that each is parsed
+    /// once per read instead of once per row (most rows share a few).
+    struct Replicas {
+        private var known: [([UInt8], ReplicaID)] = []
+
+        mutating func id(_ bytes: UnsafeBufferPointer<UInt8>) -> ReplicaID? {
+            for (raw, id) in known where raw.count == bytes.count && raw.elementsEqual(bytes) { return id }
+            guard let id = ReplicaID(String(decoding: bytes, as: UTF8.self)) else { return nil }
+            if known.count < 8 { known.append((Array(bytes), id)) }
+            return id
+        }
+    }
+
     /// Parses the column on UTF-8 bytes (every read of a task comes through
     /// here).
     static func decode(_ text: String) -> [TaskField: Version] {
+        var replicas = Replicas()
+        return decode(text, replicas: &replicas)
+    }
+
+    /// ``decode(_:)``, with the replica ids of earlier rows at hand.
+    static func decode(_ text: String, replicas: inout Replicas) -> [TaskField: Version] {
         var out: [TaskField: Version] = [:]
         var text = text
         text.withUTF8 { bytes in
@@ -70,8 +89,7 @@ enum VersionsColumn {
                 switch bytes[start] {
                 case UInt8(ascii: "@"):
                     // A bad replica leaves the fields after it without one.
-                    replica = end - start == 37
-                        ? ReplicaID(String(decoding: UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end]), as: UTF8.self)) : nil
+                    replica = end - start == 37 ? replicas.id(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])) : nil
                     timestamp = nil
                 case UInt8(ascii: "="):
                     timestamp = Self.timestamp(bytes, start + 1, end)
