@@ -7,8 +7,13 @@ import Glibc
 /// vdirsyncer convention). Reads are bounded; writes are atomic.
 public struct VdirFolder: Sendable {
     public let url: URL
+    /// `url`'s path, made once (a URL per file name took 7% of a quiet cycle).
+    private let path: String
 
-    public init(url: URL) { self.url = url.standardizedFileURL }
+    public init(url: URL) {
+        self.url = url.standardizedFileURL
+        path = self.url.path
+    }
 
     /// One `.ics` file read, or why it was not.
     public enum Read: Sendable {
@@ -37,7 +42,7 @@ public struct VdirFolder: Sendable {
     }
 
     /// The ``FileStamp`` of `name`, or nil when it cannot be had.
-    public func stamp(_ name: String) -> FileStamp? { FileStamp(path: url.appendingPathComponent(name).path) }
+    public func stamp(_ name: String) -> FileStamp? { FileStamp(path: path + "/" + name) }
 
     /// The bytes of `name`, unless it is larger than `limit`.
     public func read(_ name: String, limit: Int) -> Read {
