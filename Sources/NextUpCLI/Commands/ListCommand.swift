@@ -57,7 +57,8 @@ struct ListCommand: ParsableCommand {
     static func show(_ tasks: [TaskItem], json: Bool, empty: String) throws {
         if json { try FDOutput.standardOutput { try TaskJSONWriter.stream(tasks, pretty: true, versions: false, to: &$0) }; return }
         if tasks.isEmpty { print(empty); return }
-        TaskTable.render(tasks, width: Terminal.width()).forEach { print($0) }
+        let width = Terminal.width()
+        try FDOutput.standardOutput { try TaskTable.write(tasks, width: width, to: &$0) }
     }
 }
 

@@ -50,6 +50,13 @@ public enum TerminalWidth {
 
     /// `text` truncated or padded with spaces to exactly `cells` cells.
     public static func fit(_ text: String, to cells: Int) -> String {
+        // Printable ASCII that fits (most cells of a table): padded as is.
+        var copy = text
+        let ascii = copy.withUTF8 { bytes -> Int? in
+            for b in bytes where b < 0x20 || b > 0x7E { return nil }
+            return bytes.count
+        }
+        if let ascii, ascii <= cells { return ascii == cells ? text : text + String(repeating: " ", count: cells - ascii) }
         let t = truncate(text, to: cells)
         let w = width(of: t)
         return w < cells ? t + String(repeating: " ", count: cells - w) : t
