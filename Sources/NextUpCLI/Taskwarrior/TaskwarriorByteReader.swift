@@ -53,9 +53,6 @@ enum TaskwarriorByteReader {
         }
     }
 
-    private static let typed: Set<String> = ["uuid", "description", "status", "entry", "modified", "end", "start", "due",
-                                             "priority", "project", "tags", "annotations"]
-
     /// One task object, or nil.
     private static func task(_ r: inout JSONByteReader) -> TaskwarriorTask? {
         guard r.take("{") else { return nil }
@@ -79,7 +76,7 @@ enum TaskwarriorByteReader {
                 case "annotations":
                     guard let list = annotationList(&r) else { return nil }
                     annotations = list
-                case _ where typed.contains(key) || TaskwarriorReader.dateAttributes.contains(key):
+                case _ where TaskwarriorTask.mapped.contains(key) || TaskwarriorTask.dateAttributes.contains(key):
                     guard let s = r.string() else { return nil }
                     strings[key] = s
                 case _ where TaskwarriorTask.computed.contains(key):
@@ -98,24 +95,15 @@ enum TaskwarriorByteReader {
               let description = strings["description"],
               let status = strings["status"].flatMap(TaskwarriorTask.Status.init(rawValue:)) else { return nil }
         var dates: [String: Int64] = [:]
-        for key in TaskwarriorReader.dateAttributes {
+        for key in TaskwarriorTask.dateAttributes {
             guard let text = strings[key] else { continue }
             guard let millis = TaskwarriorDate.parse(text) else { return nil }
             dates[key] = millis
         }
-        var t = TaskwarriorTask(uuid: uuid, description: description, status: status)
-        t.entry = dates["entry"]
-        t.modified = dates["modified"]
-        t.end = dates["end"]
-        t.start = dates["start"]
-        t.due = dates["due"]
-        t.priority = strings["priority"]
-        t.project = strings["project"]
+        var t = TaskwarriorTask(uuid: uuid, description: description, status: status, dates: dates,
+                                priority: strings["priority"], project: strings["project"])
         if let tags { t.tags = tags }
         if let annotations { t.annotations = annotations }
-        for (key, date) in dates where !typed.contains(key) {
-            t.other[key] = "\"\(TaskwarriorDate.format(date))\""
-        }
         for (key, text) in other { t.other[key] = text }
         return t
     }

@@ -9,9 +9,6 @@ import NextUpCore
 /// list of strings, …) throws a ``TaskInputError`` of one line that names the
 /// item (its position, and its uuid when it has one); nothing is returned.
 enum TaskwarriorReader {
-    /// The date attributes Taskwarrior defines; each must be `YYYYMMDDTHHMMSSZ`.
-    static let dateAttributes: Set<String> = ["entry", "modified", "end", "start", "due", "wait", "scheduled", "until"]
-
     static func read(_ data: Data) throws -> [TaskwarriorTask] {
         if let fast = TaskwarriorByteReader.read(data) { return fast }
         return try readWithFoundation(data)
@@ -62,21 +59,15 @@ enum TaskwarriorReader {
             throw fail("unknown status '\(Sanitizer.visible(statusText))' (expected pending, waiting, completed, deleted or recurring)")
         }
         var dates: [String: Int64] = [:]
-        for key in dateAttributes {
+        for key in TaskwarriorTask.dateAttributes {
             guard let text = try string(key) else { continue }
             guard let millis = TaskwarriorDate.parse(text) else {
                 throw fail("'\(key)' is not a Taskwarrior date (\(Sanitizer.visible(text)); expected YYYYMMDDTHHMMSSZ)")
             }
             dates[key] = millis
         }
-        var t = TaskwarriorTask(uuid: uuid, description: description, status: status)
-        t.entry = dates["entry"]
-        t.modified = dates["modified"]
-        t.end = dates["end"]
-        t.start = dates["start"]
-        t.due = dates["due"]
-        t.priority = try string("priority")
-        t.project = try string("project")
+        var t = TaskwarriorTask(uuid: uuid, description: description, status: status, dates: dates,
+                                priority: try string("priority"), project: try string("project"))
         if let tags = o["tags"] {
             guard let list = tags as? [Any], let names = list as? [String] else { throw fail("'tags' is not a list of text") }
             t.tags = names
@@ -91,14 +82,9 @@ enum TaskwarriorReader {
                 return TaskwarriorTask.Annotation(entry: entry, description: text)
             }
         }
-        let typed: Set<String> = ["uuid", "description", "status", "entry", "modified", "end", "start", "due",
-                                  "priority", "project", "tags", "annotations"]
-        for (key, value) in o where !typed.contains(key) && !TaskwarriorTask.computed.contains(key) {
-            if let date = dates[key] {
-                t.other[key] = "\"\(TaskwarriorDate.format(date))\""
-            } else {
-                t.other[key] = try jsonText(value, key: key, fail: fail)
-            }
+        for (key, value) in o where !TaskwarriorTask.mapped.contains(key) && !TaskwarriorTask.computed.contains(key)
+            && !TaskwarriorTask.dateAttributes.contains(key) {
+            t.other[key] = try jsonText(value, key: key, fail: fail)
         }
         return t
     }

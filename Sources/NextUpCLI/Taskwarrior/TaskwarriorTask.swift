@@ -34,4 +34,30 @@ struct TaskwarriorTask: Equatable, Sendable {
 
     /// The attributes that are computed by Taskwarrior, not stored.
     static let computed: Set<String> = ["id", "urgency"]
+    /// The date attributes Taskwarrior defines; each must be `YYYYMMDDTHHMMSSZ`.
+    static let dateAttributes: Set<String> = ["entry", "modified", "end", "start", "due", "wait", "scheduled", "until"]
+    /// The attributes with a slot of their own; every other one (computed
+    /// ones aside) is kept in ``other``.
+    static let mapped: Set<String> = ["uuid", "description", "status", "entry", "modified", "end", "start", "due",
+                                      "priority", "project", "tags", "annotations"]
+}
+
+extension TaskwarriorTask {
+    /// A task from its attributes as read: `dates` (milliseconds, by
+    /// attribute) fill the date slots, and a date attribute without a slot
+    /// (`wait`, `scheduled`, `until`) is kept in ``other`` in Taskwarrior's
+    /// own spelling. Both readers build tasks through here.
+    init(uuid: TaskID, description: String, status: Status, dates: [String: Int64], priority: String?, project: String?) {
+        self.init(uuid: uuid, description: description, status: status)
+        entry = dates["entry"]
+        modified = dates["modified"]
+        end = dates["end"]
+        start = dates["start"]
+        due = dates["due"]
+        self.priority = priority
+        self.project = project
+        for (key, date) in dates where !Self.mapped.contains(key) {
+            other[key] = "\"\(TaskwarriorDate.format(date))\""
+        }
+    }
 }
