@@ -15,20 +15,7 @@ enum TaskJSONReader {
         data.withUnsafeBytes { raw -> [TaskJSON]? in
             var reader = JSONByteReader(bytes: raw.bindMemory(to: UInt8.self))
             reader.skipWhitespace()
-            guard reader.take("[") else { return nil }
-            var tasks: [TaskJSON] = []
-            reader.skipWhitespace()
-            if !reader.take("]") {
-                while true {
-                    reader.skipWhitespace()
-                    guard let task = readTask(&reader) else { return nil }
-                    tasks.append(task)
-                    reader.skipWhitespace()
-                    if reader.take(",") { continue }
-                    guard reader.take("]") else { return nil }
-                    break
-                }
-            }
+            guard let tasks = reader.array(readTask) else { return nil }
             reader.skipWhitespace()
             return reader.atEnd ? tasks : nil
         }
@@ -63,22 +50,6 @@ enum TaskJSONReader {
         }
     }
 
-    /// `[ "…", … ]`, or nil.
-    private static func readStrings(_ reader: inout JSONByteReader) -> [String]? {
-        guard reader.take("[") else { return nil }
-        var out: [String] = []
-        reader.skipWhitespace()
-        if reader.take("]") { return out }
-        while true {
-            reader.skipWhitespace()
-            guard let s = reader.string() else { return nil }
-            out.append(s)
-            reader.skipWhitespace()
-            if reader.take(",") { continue }
-            return reader.take("]") ? out : nil
-        }
-    }
-
     private static func readTask(_ reader: inout JSONByteReader) -> TaskJSON? {
         guard reader.take("{") else { return nil }
         var task = TaskJSON(title: "")
@@ -94,7 +65,7 @@ enum TaskJSONReader {
             reader.skipWhitespace()
             if key == 16 || key == 17 {
                 if key == 16 {
-                    guard let tags = readStrings(&reader) else { return nil }
+                    guard let tags = reader.stringArray() else { return nil }
                     task.tags = tags
                 } else {
                     guard let versions = readStringObject(&reader) else { return nil }

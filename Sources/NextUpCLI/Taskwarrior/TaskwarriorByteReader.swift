@@ -21,19 +21,10 @@ enum TaskwarriorByteReader {
             reader.skipWhitespace()
             guard !reader.atEnd else { return nil }  // the other path says the file is empty
             var tasks: [TaskwarriorTask] = []
-            if reader.take("[") {
+            if reader.bytes[reader.index] == UInt8(ascii: "[") {
+                guard let tasks = reader.array(task) else { return nil }
                 reader.skipWhitespace()
-                if reader.take("]") { reader.skipWhitespace(); return reader.atEnd ? tasks : nil }
-                while true {
-                    reader.skipWhitespace()
-                    guard let task = task(&reader) else { return nil }
-                    tasks.append(task)
-                    reader.skipWhitespace()
-                    if reader.take(",") { continue }
-                    guard reader.take("]") else { return nil }
-                    reader.skipWhitespace()
-                    return reader.atEnd ? tasks : nil
-                }
+                return reader.atEnd ? tasks : nil
             }
             // One object per line.
             while true {
@@ -71,10 +62,10 @@ enum TaskwarriorByteReader {
                 r.skipWhitespace()
                 switch key {
                 case "tags":
-                    guard let list = stringList(&r) else { return nil }
+                    guard let list = r.stringArray() else { return nil }
                     tags = list
                 case "annotations":
-                    guard let list = annotationList(&r) else { return nil }
+                    guard let list = r.array(annotation) else { return nil }
                     annotations = list
                 case _ where TaskwarriorTask.mapped.contains(key) || TaskwarriorTask.dateAttributes.contains(key):
                     guard let s = r.string() else { return nil }
@@ -108,54 +99,29 @@ enum TaskwarriorByteReader {
         return t
     }
 
-    private static func stringList(_ r: inout JSONByteReader) -> [String]? {
-        guard r.take("[") else { return nil }
-        var out: [String] = []
-        r.skipWhitespace()
-        if r.take("]") { return out }
-        while true {
+    /// `{"entry": …, "description": …}`, those two keys in any order and no
+    /// other (the other path ignores others; refusing them is the safe side).
+    private static func annotation(_ r: inout JSONByteReader) -> TaskwarriorTask.Annotation? {
+        guard r.take("{") else { return nil }
+        var entry: Int64?
+        var text: String?
+        for i in 0..<2 {
             r.skipWhitespace()
-            guard let s = r.string() else { return nil }
-            out.append(s)
+            if i == 1 { guard r.take(",") else { return nil }; r.skipWhitespace() }
+            guard let key = r.string() else { return nil }
             r.skipWhitespace()
-            if r.take(",") { continue }
-            return r.take("]") ? out : nil
-        }
-    }
-
-    /// `[{"entry": …, "description": …}, …]`, those two keys in any order and
-    /// no other (the other path ignores others; refusing them is the safe side).
-    private static func annotationList(_ r: inout JSONByteReader) -> [TaskwarriorTask.Annotation]? {
-        guard r.take("[") else { return nil }
-        var out: [TaskwarriorTask.Annotation] = []
-        r.skipWhitespace()
-        if r.take("]") { return out }
-        while true {
+            guard r.take(":") else { return nil }
             r.skipWhitespace()
-            guard r.take("{") else { return nil }
-            var entry: Int64?
-            var text: String?
-            for i in 0..<2 {
-                r.skipWhitespace()
-                if i == 1 { guard r.take(",") else { return nil }; r.skipWhitespace() }
-                guard let key = r.string() else { return nil }
-                r.skipWhitespace()
-                guard r.take(":") else { return nil }
-                r.skipWhitespace()
-                guard let value = r.string() else { return nil }
-                switch key {
-                case "entry" where entry == nil: entry = TaskwarriorDate.parse(value)
-                case "description" where text == nil: text = value
-                default: return nil
-                }
+            guard let value = r.string() else { return nil }
+            switch key {
+            case "entry" where entry == nil: entry = TaskwarriorDate.parse(value)
+            case "description" where text == nil: text = value
+            default: return nil
             }
-            r.skipWhitespace()
-            guard r.take("}"), let entry, let text else { return nil }
-            out.append(TaskwarriorTask.Annotation(entry: entry, description: text))
-            r.skipWhitespace()
-            if r.take(",") { continue }
-            return r.take("]") ? out : nil
         }
+        r.skipWhitespace()
+        guard r.take("}"), let entry, let text else { return nil }
+        return TaskwarriorTask.Annotation(entry: entry, description: text)
     }
 
     /// A kept attribute's compact JSON text (see the contract).

@@ -75,6 +75,27 @@ public struct JSONByteReader {
         return b != UInt8(ascii: ".") && b != UInt8(ascii: "e") && b != UInt8(ascii: "E")
     }
 
+    /// A JSON array, white space allowed around its elements, each read by
+    /// `element` (which starts at the element's first byte); nil when the
+    /// array is malformed or any element is nil.
+    public mutating func array<T>(_ element: (inout JSONByteReader) -> T?) -> [T]? {
+        guard take("[") else { return nil }
+        var out: [T] = []
+        skipWhitespace()
+        if take("]") { return out }
+        while true {
+            skipWhitespace()
+            guard let value = element(&self) else { return nil }
+            out.append(value)
+            skipWhitespace()
+            if take(",") { continue }
+            return take("]") ? out : nil
+        }
+    }
+
+    /// A JSON array of strings (see ``string()``), or nil.
+    public mutating func stringArray() -> [String]? { array { $0.string() } }
+
     /// A field value: string, integer, `true`, `false` or `null`.
     public mutating func value() -> FieldValue? {
         guard index < bytes.count else { return nil }
