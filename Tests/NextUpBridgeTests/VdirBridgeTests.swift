@@ -184,6 +184,29 @@ import Testing
         #expect(try store.task(task.id)?.title == "Plumber: Tuesday")
     }
 
+    /// A client that writes a file after the bridge looked at it and before
+    /// the bridge writes it is not written over: the cycle leaves the file
+    /// and says so, and the next one reads it first — both edits survive.
+    @Test func aFileWrittenWhileTheBridgeRunsIsNotWrittenOver() throws {
+        let (store, plain) = try open()
+        let task = try triaged(store, "Book the venue")
+        _ = try plain.cycle()
+        let name = "\(task.id.rawValue).ics"
+        let phone: @Sendable () -> Void = {
+            _ = try? self.phoneRewrite(name) { $0.append(ICalProperty(name: "DESCRIPTION", text: "ask for the big room")) }
+        }
+        let racing = VdirBridge(store: store, folder: vdir, afterReading: phone)
+        _ = try store.edit(task.id, set: [(.title, .string("Book the venue for Friday"))])
+        let report = try racing.cycle()
+        #expect(report.written == 0)
+        #expect(report.notices.contains { $0.contains(name) && $0.contains("not written over") })
+        #expect(try read(name).contains("ask for the big room"))
+        _ = try plain.cycle()
+        #expect(try store.task(task.id)?.notes == "ask for the big room")
+        #expect(try store.task(task.id)?.title == "Book the venue for Friday")
+        #expect(try read(name).contains("SUMMARY:Book the venue for Friday"))
+    }
+
     /// Memories from before stamps (or a touched file) are read as before;
     /// their new stamps are saved only with a cycle that writes anyway.
     @Test func missingStampsAreRecordedOnlyWhenTheCycleWritesAnyway() throws {

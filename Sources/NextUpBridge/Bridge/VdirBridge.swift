@@ -27,7 +27,9 @@ import Synchronization
 ///    lacks an `X-NEXTUP-…` property) is written, atomically, keeping the
 ///    properties the bridge does not manage; a new task gets `<uid>.ics`; a
 ///    deleted task keeps its file as `STATUS:CANCELLED` and gets none if it
-///    has none; a restored one gets its file back.
+///    has none; a restored one gets its file back. A file whose
+///    ``FileStamp`` moved since this cycle looked at it (a client wrote it
+///    meanwhile) is not written over: the next cycle reads it first.
 ///
 /// Bad files — malformed, not UTF-8, larger than ``maxFileBytes``, holding a
 /// VEVENT, several VTODOs, or named `<id>.ics` for a task of this store while
@@ -54,9 +56,18 @@ public final class VdirBridge: Sendable {
     /// The name of the lock file in the store folder.
     public static let lockFileName = "vdir.lock"
 
-    public init(store: TaskStore, folder: URL) {
+    /// Called between a cycle's reading and its writing (tests: a client
+    /// writing a file meanwhile).
+    let afterReading: (@Sendable () -> Void)?
+
+    public convenience init(store: TaskStore, folder: URL) {
+        self.init(store: store, folder: folder, afterReading: nil)
+    }
+
+    init(store: TaskStore, folder: URL, afterReading: (@Sendable () -> Void)?) {
         self.store = store
         self.folder = VdirFolder(url: folder)
+        self.afterReading = afterReading
         lock = try? StoreLock(folder: store.location.folder, name: Self.lockFileName)
     }
 
@@ -97,6 +108,10 @@ struct BridgeCycle {
     var parsed: [String: ICalComponent] = [:]
     /// Read every file, stamps or not.
     var readAll = false
+    /// Each file's stamp when this cycle looked at it: a file that moved on
+    /// since is not written over (a client wrote it meanwhile; the next
+    /// cycle reads it first).
+    var seenStamps: [String: FileStamp] = [:]
     /// New stamps of files read this cycle whose bytes had not changed (a
     /// touch, an identical rewrite, a memory from before stamps): saved only
     /// when the cycle writes to the store anyway, so a quiet cycle stays quiet.
@@ -149,6 +164,7 @@ struct BridgeCycle {
         for task in try store.allTasks() { tasks[task.id] = task }
         readFiles()
         deleteVanished()
+        bridge.afterReading?()
         writeFiles()
         if !pendingState.isEmpty {
             for (uid, stamp) in restamped.sorted(by: { $0.key < $1.key }) {
@@ -176,6 +192,7 @@ struct BridgeCycle {
             // Stat first, read second: a write after the stat moves the
             // stamp on, so the next cycle reads the file again.
             let stamp = folder.stamp(name)
+            seenStamps[name] = stamp
             if !readAll, let known, let state = items[known], let stamp, state.stamp == stamp {
                 fileOf[known] = name
                 continue
@@ -348,6 +365,10 @@ struct BridgeCycle {
             if present == nil, taken.contains(name) {
                 name = id.rawValue + ".ics"
                 if taken.contains(name) { report.skipped.append("\(Sanitizer.visible(name)): another item has the name of \(id.short)'s file"); continue }
+            }
+            if let present, folder.stamp(present) != seenStamps[present] {
+                report.notices.append("\(Sanitizer.visible(present)) changed while the bridge ran: not written over; read again next cycle")
+                continue
             }
             var previous = parsed[uid]
             if previous == nil, let present, case .bytes(let bytes) = folder.read(present, limit: VdirBridge.maxFileBytes) {
