@@ -20,13 +20,7 @@ public enum TerminalWidth {
 
     /// Cells taken by a string.
     public static func width(of text: String) -> Int {
-        // Printable ASCII (most titles, every id and date): one cell a byte.
-        var text = text
-        let ascii = text.withUTF8 { bytes -> Int? in
-            for b in bytes where b < 0x20 || b > 0x7E { return nil }
-            return bytes.count
-        }
-        if let ascii { return ascii }
+        if let ascii = printableASCIICount(text) { return ascii }
         var w = 0
         for c in text { w += width(of: c) }
         return w
@@ -51,15 +45,20 @@ public enum TerminalWidth {
     /// `text` truncated or padded with spaces to exactly `cells` cells.
     public static func fit(_ text: String, to cells: Int) -> String {
         // Printable ASCII that fits (most cells of a table): padded as is.
-        var copy = text
-        let ascii = copy.withUTF8 { bytes -> Int? in
-            for b in bytes where b < 0x20 || b > 0x7E { return nil }
-            return bytes.count
-        }
-        if let ascii, ascii <= cells { return ascii == cells ? text : text + String(repeating: " ", count: cells - ascii) }
+        if let ascii = printableASCIICount(text), ascii <= cells { return ascii == cells ? text : text + String(repeating: " ", count: cells - ascii) }
         let t = truncate(text, to: cells)
         let w = width(of: t)
         return w < cells ? t + String(repeating: " ", count: cells - w) : t
+    }
+
+    /// The length of `text` when it is printable ASCII (most titles, every
+    /// id and date: one cell a byte), else nil.
+    static func printableASCIICount(_ text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            for b in bytes where b < 0x20 || b > 0x7E { return nil }
+            return bytes.count
+        }
     }
 
     static func isZeroWidth(_ s: Unicode.Scalar) -> Bool {
