@@ -5,6 +5,7 @@ public enum Urgency: String, CaseIterable, Sendable, Codable {
 
     /// Parses `urgent`, `not-urgent` (also `noturgent`, `not_urgent`, `u`, `n`).
     public static func parse(_ text: String) throws -> Urgency {
+        if let exact = Urgency(rawValue: text) { return exact }  // the stored form, without Foundation's trimming
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
         case "urgent", "u": return .urgent
         case "not-urgent", "noturgent", "not_urgent", "not urgent", "n": return .notUrgent

@@ -114,14 +114,17 @@ public struct JSONByteReader {
     public mutating func string() -> String? {
         guard take("\"") else { return nil }
         let start = index
-        // Fast path: no escapes, the bytes are the string.
+        // Fast path: no escapes, the bytes are the string (ASCII bytes are
+        // valid UTF-8 as they are: no validation to pay for).
+        var ascii = true
         while index < bytes.count {
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                return String(validating: raw, as: UTF8.self)
+                return ascii ? String(decoding: raw, as: UTF8.self) : String(validating: raw, as: UTF8.self)
             }
+            if b >= 0x80 { ascii = false }
             if b == UInt8(ascii: "\\") || b < 0x20 { break }
             index += 1
         }

@@ -12,8 +12,22 @@ public enum TextMatch {
     /// written in differently composed forms (`e` + combining accent against
     /// `é`) is not made equal.
     public static func fold(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        return text.uppercased().lowercased()
+        // ASCII: A–Z to a–z on the bytes (what `lowercased()` does to ASCII),
+        // and no copy at all when there is nothing to lower.
+        var upper = false
+        for b in text.utf8 {
+            if b >= 0x80 { return text.uppercased().lowercased() }
+            if b &- UInt8(ascii: "A") < 26 { upper = true }
+        }
+        guard upper else { return text }
+        return String(unsafeUninitializedCapacity: text.utf8.count) { out in
+            var i = 0
+            for b in text.utf8 {
+                out[i] = b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b
+                i += 1
+            }
+            return i
+        }
     }
 
     /// Whether two texts are the same but for case.

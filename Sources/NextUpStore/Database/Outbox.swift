@@ -21,8 +21,10 @@ public enum Outbox {
     static func append(_ changes: [FieldChange], task: TaskID, _ db: Database) throws {
         guard !changes.isEmpty else { return }
         let refs = Dictionary(changes.map { ($0.field, $0.version) }, uniquingKeysWith: { _, later in later })
-        try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)")
-            .execute(arguments: [task.rawValue, VersionsColumn.encode(refs)])
+        try SQLiteBindings.execute(try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)")) { b in
+            try b.text(task.rawValue)
+            try b.text(VersionsColumn.encode(refs))
+        }
     }
 
     /// The changes of one entry still standing in `task` (the row, nil when

@@ -45,25 +45,23 @@ enum TaskRow {
 
     /// Inserts or replaces the row of `task`.
     static func save(_ t: TaskItem, _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: insertSQL)
-        var arguments: [(any DatabaseValueConvertible)?] = [t.id.rawValue]
-        arguments.reserveCapacity(FieldSpec.table.count + 4)
-        for (field, _) in columnKinds {
-            switch t.value(of: field) {
-            case .null: arguments.append(nil)
-            case .string(let s): arguments.append(s)
-            case .int(let n): arguments.append(n)
-            case .bool(let b): arguments.append(b)
+        // Bound through SQLite's C API (``SQLiteBindings``), each column as
+        // its field's kind; SQLite copies the text.
+        try SQLiteBindings.execute(try db.cachedStatement(sql: insertSQL)) { b in
+            try b.text(t.id.rawValue)
+            for (field, _) in columnKinds {
+                switch t.value(of: field) {
+                case .null: try b.null()
+                case .string(let s): try b.text(s)
+                case .int(let n): try b.int(n)
+                case .bool(let v): try b.bool(v)
+                }
             }
+            try b.text(t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
+            try b.text(VersionsColumn.encode(t.versions))
+            try b.int(t.modified.rawValue)
+            try b.text(TextMatch.fold(t.title))
         }
-        arguments.append(t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
-        arguments.append(VersionsColumn.encode(t.versions))
-        arguments.append(t.modified.rawValue)
-        arguments.append(TextMatch.fold(t.title))
-        // Bound once (SQLite copies the text): execute(arguments:) nests a
-        // closure per argument to bind without copying, slower for 18.
-        try statement.setArguments(StatementArguments(arguments))
-        try statement.execute()
     }
 
     /// Every row carries `title_fold` (schema v6): its title folded by
