@@ -132,7 +132,8 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
         guard !bytes.isEmpty, bytes.count <= 200 else { return false }
         for scalar in name.unicodeScalars {
             if scalar.value < 0x21 || scalar.value == 0x7F || scalar == "," { return false }
-            if scalar.properties.isWhitespace { return false }
+            // Every ASCII white space lies below 0x21.
+            if scalar.value >= 0x80, scalar.properties.isWhitespace { return false }
         }
         return true
     }

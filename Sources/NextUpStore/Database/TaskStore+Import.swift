@@ -64,11 +64,18 @@ extension TaskStore {
     }
 
     func importTasks(_ records: consuming [TaskJSON], overwrite: Bool, bulkInsertRows: Int) throws -> ImportSummary {
-        let plans = try records.enumerated().map { try Self.plan($1, index: $0) }
+        // Each record is freed as soon as it is planned, so the file's
+        // records and their plans are never all in memory at once.
+        var plans: [ImportPlan?] = []
+        plans.reserveCapacity(records.count)
+        for i in records.indices {
+            let record = exchange(&records[i], with: TaskJSON(title: ""))
+            plans.append(try Self.plan(record, index: i))
+        }
         records = []
         var seen: Set<TaskID> = []
-        for (i, p) in plans.enumerated() where !seen.insert(p.id).inserted {
-            throw TaskInputError("item \(i + 1): id \(p.id) appears twice in the file")
+        for (i, p) in plans.enumerated() where !seen.insert(p!.id).inserted {
+            throw TaskInputError("item \(i + 1): id \(p!.id) appears twice in the file")
         }
         // A large import keeps a large page cache for its transaction only.
         return try writeSession(records: plans.count) { session in
@@ -83,19 +90,21 @@ extension TaskStore {
             // and built again once at the end (a sort), instead of taking
             // every row at a random place — in the same transaction, so no
             // reader ever sees the table without them.
-            let newRows = present.map { p in plans.reduce(0) { $0 + (p.contains($1.id.rawValue) ? 0 : 1) } } ?? 0
+            let newRows = present.map { p in plans.reduce(0) { $0 + (p.contains($1!.id.rawValue) ? 0 : 1) } } ?? 0
             let dropped = newRows >= bulkInsertRows ? try Self.dropTaskIndexes(session.db) : []
             // Next Up keys follow the file's order; rows are written in id
             // order, so that new rows are appended to the table's B-tree
             // instead of landing all over it (a random page per task, each
             // held in the page cache until the commit).
             var nextUpKeys: [Int: String] = [:]
-            for (index, plan) in plans.enumerated() where plan.nextUp {
+            for (index, plan) in plans.enumerated() where plan!.nextUp {
                 bottom = OrderKey.between(try bottom ?? Self.lastNextUpKey(session.db), nil)
                 nextUpKeys[index] = bottom
             }
-            for index in plans.indices.sorted(by: { Self.rowPrecedes(plans[$0].id, plans[$1].id) }) {
-                let plan = plans[index]
+            for index in plans.indices.sorted(by: { Self.rowPrecedes(plans[$0]!.id, plans[$1]!.id) }) {
+                // Taken out (each plan is written once): its memory goes back
+                // to the allocator for SQLite's pages as the import goes on.
+                let plan = plans[index].take()!
                 let existing = present.map { !$0.contains(plan.id.rawValue) } == true ? nil : try TaskRow.fetchOne(session.db, id: plan.id)
                 var task = existing ?? TaskItem(id: plan.id)
                 var fields = plan.fields
