@@ -44,35 +44,57 @@ enum TaskwarriorByteReader {
         }
     }
 
+    /// The attributes read as one string each (the mapped ones but tags and
+    /// annotations, and the dates), by slot: a task's strings are an array,
+    /// not a dictionary (one hash per key instead of four).
+    private static let stringKeys: [String] = TaskwarriorTask.mapped.union(TaskwarriorTask.dateAttributes)
+        .subtracting(["tags", "annotations"]).sorted()
+    private static let slots: [String: Int] = Dictionary(uniqueKeysWithValues: stringKeys.enumerated().map { ($1, $0) })
+    private static let slot = (uuid: slots["uuid"]!, description: slots["description"]!, status: slots["status"]!,
+                               priority: slots["priority"]!, project: slots["project"]!)
+    private static let dateSlots: [(key: String, slot: Int)] = TaskwarriorTask.dateAttributes.sorted().map { ($0, slots[$0]!) }
+    /// Bits of `seen` for the two keys without a string slot.
+    private static let tagsBit = 62, annotationsBit = 63
+
     /// One task object, or nil.
     private static func task(_ r: inout JSONByteReader) -> TaskwarriorTask? {
         guard r.take("{") else { return nil }
-        var strings: [String: String] = [:]
+        var strings = [String?](repeating: nil, count: stringKeys.count)
         var tags: [String]?
         var annotations: [TaskwarriorTask.Annotation]?
         var other: [String: String] = [:]
-        var keys: Set<String> = []
+        // Keys met: slotted ones as bits, the rest by name (a key given
+        // twice refuses the file).
+        var seen: UInt64 = 0
+        var otherKeys: Set<String> = []
         r.skipWhitespace()
         if !r.take("}") {
             while true {
                 r.skipWhitespace()
-                guard let key = r.string(), keys.insert(key).inserted else { return nil }
+                guard let key = r.string() else { return nil }
+                let bit = key == "tags" ? tagsBit : key == "annotations" ? annotationsBit : slots[key]
+                if let bit {
+                    guard seen & (1 << bit) == 0 else { return nil }
+                    seen |= 1 << bit
+                } else {
+                    guard otherKeys.insert(key).inserted else { return nil }
+                }
                 r.skipWhitespace()
                 guard r.take(":") else { return nil }
                 r.skipWhitespace()
-                switch key {
-                case "tags":
+                switch bit {
+                case tagsBit?:
                     guard let list = r.stringArray() else { return nil }
                     tags = list
-                case "annotations":
+                case annotationsBit?:
                     guard let list = r.array(annotation) else { return nil }
                     annotations = list
-                case _ where TaskwarriorTask.mapped.contains(key) || TaskwarriorTask.dateAttributes.contains(key):
+                case let slot?:
                     guard let s = r.string() else { return nil }
-                    strings[key] = s
-                case _ where TaskwarriorTask.computed.contains(key):
+                    strings[slot] = s
+                case nil where TaskwarriorTask.computed.contains(key):
                     guard skipValue(&r) != nil else { return nil }
-                default:
+                case nil:
                     guard let text = keptText(&r, key: key) else { return nil }
                     other[key] = text
                 }
@@ -82,17 +104,17 @@ enum TaskwarriorByteReader {
                 break
             }
         }
-        guard let uuidText = strings["uuid"], let uuid = TaskID(uuidText),
-              let description = strings["description"],
-              let status = strings["status"].flatMap(TaskwarriorTask.Status.init(rawValue:)) else { return nil }
+        guard let uuidText = strings[slot.uuid], let uuid = TaskID(uuidText),
+              let description = strings[slot.description],
+              let status = strings[slot.status].flatMap(TaskwarriorTask.Status.init(rawValue:)) else { return nil }
         var dates: [String: Int64] = [:]
-        for key in TaskwarriorTask.dateAttributes {
-            guard let text = strings[key] else { continue }
+        for (key, slot) in dateSlots {
+            guard let text = strings[slot] else { continue }
             guard let millis = TaskwarriorDate.parse(text) else { return nil }
             dates[key] = millis
         }
         var t = TaskwarriorTask(uuid: uuid, description: description, status: status, dates: dates,
-                                priority: strings["priority"], project: strings["project"])
+                                priority: strings[slot.priority], project: strings[slot.project])
         if let tags { t.tags = tags }
         if let annotations { t.annotations = annotations }
         for (key, text) in other { t.other[key] = text }
