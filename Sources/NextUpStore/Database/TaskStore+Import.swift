@@ -191,7 +191,12 @@ extension TaskStore {
             } else {
                 id = TaskID.stable(from: "title:\(title)\u{0}\(created.map(String.init) ?? "")")
             }
-            var fields: [(TaskField, FieldValue)] = [(.title, .string(title))]
+            // Sized exactly: the plans of a whole file are held until written
+            // (grown by doubling, a plan of 11 fields had room for 16 — at
+            // 100,000 tasks, 20 MB of peak memory).
+            var fields: [(TaskField, FieldValue)] = []
+            fields.reserveCapacity(8 + (created == nil ? 0 : 1) + (r.source == nil ? 0 : 1) + (r.externalID == nil ? 0 : 1) + (r.extra?.count ?? 0))
+            fields.append((.title, .string(title)))
             fields.append((.notes, .string(try TaskText.notes(r.notes ?? ""))))
             fields.append((.urgency, try r.urgency.map { .string(try Urgency.parse($0).rawValue) } ?? .null))
             fields.append((.importance, try r.importance.map { .int(Int64(try Importance.parse(String($0)).rawValue)) } ?? .null))
