@@ -28,4 +28,19 @@ import Testing
         }
         #expect(TextMatch.fold("Hello World") == "hello world")
     }
+
+    /// The ASCII shortcut (bytes A–Z lowered, no copy without one) gives
+    /// what the Unicode fold gives, on every printable ASCII character and
+    /// on random ASCII texts, with and without capitals.
+    @Test func theASCIIShortcutIsTheUnicodeFold() {
+        let ascii = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
+        #expect(TextMatch.fold(String(ascii)) == String(ascii).uppercased().lowercased())
+        for length in [0, 1, 2, 7, 15, 16, 40] {
+            for _ in 0..<50 {
+                let text = String((0..<length).map { _ in ascii.randomElement()! })
+                #expect(TextMatch.fold(text) == text.uppercased().lowercased(), "\(text.debugDescription)")
+                #expect(TextMatch.fold(text + "É") == (text + "É").uppercased().lowercased())
+            }
+        }
+    }
 }

@@ -43,6 +43,14 @@ import Testing
         #expect(throws: TaskInputError.self) { try Importance.parse("7") }
         #expect(try Urgency.parse("not-urgent") == .notUrgent)
         #expect(throws: TaskInputError.self) { try Urgency.parse("soon") }
+        // The stored forms' shortcut takes only them; every other spelling
+        // still goes through the trimming, case-blind rule.
+        #expect(try Urgency.parse(" URGENT ") == .urgent)
+        #expect(try Importance.parse(" 2 ") == .medium)
+        for bad in ["0", "4", "+2", "02", "²", "٣", ""] {
+            #expect(throws: TaskInputError.self, "\(bad)") { try Importance.parse(bad) }
+        }
+        for n in 1...3 { #expect(try Importance.parse(String(n)).rawValue == n) }
     }
 
     @Test func titlesAreTrimmedAndFoldedAndNeverEmpty() throws {

@@ -52,6 +52,10 @@ struct VersionsColumnTests {
         ]
         #expect(VersionsColumn.encode(versions)
                 == "@0b7c5f0e-5c59-4b8e-9a55-7d1f0c1e2a3b,=0000019a6b3c0002,notes,@6301bbfc-a0c5-454e-8ff9-bb510944fe0c,=0000000000000010,tag:Work,=0000019a6b3c0001,title,urgency,\\=odd")
+        // One version for every field (a task written in one edit): the
+        // same form, fields in field order.
+        let single = Dictionary(uniqueKeysWithValues: versions.keys.map { ($0, Version(timestamp: one, replica: a)) })
+        #expect(VersionsColumn.encode(single) == "@6301bbfc-a0c5-454e-8ff9-bb510944fe0c,=0000019a6b3c0001,title,notes,urgency,\\=odd,tag:Work")
     }
 
     @Test func theLegacyFormReadsToTheSameVersions() {

@@ -110,7 +110,8 @@ extension TaskStore {
                 bottom = OrderKey.between(try bottom ?? Self.lastNextUpKey(session.db), nil)
                 nextUpKeys[index] = bottom
             }
-            for index in plans.indices.sorted(by: { Self.rowPrecedes(plans[$0]!.id, plans[$1]!.id) }) {
+            let ids = plans.map { $0!.id }
+            for index in plans.indices.sorted(by: { Self.rowPrecedes(ids[$0], ids[$1]) }) {
                 // Taken out (each plan is written once): its memory goes back
                 // to the allocator for SQLite's pages as the import goes on.
                 let plan = plans[index].take()!

@@ -25,9 +25,17 @@ enum VersionsColumn {
         out.reserveCapacity(60 + versions.count * 10)
         var replica: ReplicaID?
         var timestamp: HybridTimestamp?
-        let sorted = versions.sorted { a, b in
-            if a.value.replica != b.value.replica { return a.value.replica < b.value.replica }
-            return a.value.timestamp != b.value.timestamp ? a.value.timestamp < b.value.timestamp : a.key < b.key
+        // By replica, then timestamp, then field. Most often every field
+        // has the same version (a task written in one edit or one import):
+        // then only the fields are sorted.
+        let sorted: [(key: TaskField, value: Version)]
+        if let first = versions.first?.value, versions.values.allSatisfy({ $0 == first }) {
+            sorted = versions.keys.sorted().map { ($0, first) }
+        } else {
+            sorted = versions.sorted { a, b in
+                if a.value.replica != b.value.replica { return a.value.replica < b.value.replica }
+                return a.value.timestamp != b.value.timestamp ? a.value.timestamp < b.value.timestamp : a.key < b.key
+            }
         }
         for (field, version) in sorted {
             if version.replica != replica {
