@@ -56,6 +56,9 @@ struct VersionsColumnTests {
         // same form, fields in field order.
         let single = Dictionary(uniqueKeysWithValues: versions.keys.map { ($0, Version(timestamp: one, replica: a)) })
         #expect(VersionsColumn.encode(single) == "@6301bbfc-a0c5-454e-8ff9-bb510944fe0c,=0000019a6b3c0001,title,notes,urgency,\\=odd,tag:Work")
+        // An outbox entry's fields at one version, a field named twice: the same form.
+        let named = Array(versions.keys) + [.title, .tag("Work")]
+        #expect(VersionsColumn.encode(named.shuffled(), at: Version(timestamp: one, replica: a)) == VersionsColumn.encode(single))
     }
 
     @Test func theLegacyFormReadsToTheSameVersions() {

@@ -69,6 +69,7 @@ public enum LocalEdit {
         let version = Version(timestamp: timestamp, replica: replica)
         var changes: [FieldChange] = []
         changes.reserveCapacity(differing.count)
+        task.versions.reserveCapacity(task.versions.count + differing.count)
         for (field, value) in differing {
             task.restore(field, to: value)  // accepted above
             task.versions[field] = version

@@ -20,10 +20,14 @@ import NextUpCore
 public enum Outbox {
     static func append(_ changes: [FieldChange], task: TaskID, _ db: Database) throws {
         guard !changes.isEmpty else { return }
-        let refs = Dictionary(changes.map { ($0.field, $0.version) }, uniquingKeysWith: { _, later in later })
+        // One version for all (a local edit): no dictionary to build.
+        let version = changes[0].version
+        let text = changes.allSatisfy({ $0.version == version })
+            ? VersionsColumn.encode(changes.lazy.map(\.field), at: version)
+            : VersionsColumn.encode(Dictionary(changes.map { ($0.field, $0.version) }, uniquingKeysWith: { _, later in later }))
         try SQLiteBindings.execute(try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)")) { b in
             try b.text(task.rawValue)
-            try b.text(VersionsColumn.encode(refs))
+            try b.text(text)
         }
     }
 

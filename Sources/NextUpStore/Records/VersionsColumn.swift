@@ -20,23 +20,37 @@ import NextUpCore
 /// only.
 enum VersionsColumn {
     static func encode(_ versions: [TaskField: Version]) -> String {
+        // Most often every field has the same version (a task written in
+        // one edit or one import): then only the fields are sorted.
+        if let first = versions.first?.value, versions.values.allSatisfy({ $0 == first }) {
+            return encode(versions.keys, at: first)
+        }
+        // By replica, then timestamp, then field.
+        return encode(sorted: versions.sorted { a, b in
+            if a.value.replica != b.value.replica { return a.value.replica < b.value.replica }
+            return a.value.timestamp != b.value.timestamp ? a.value.timestamp < b.value.timestamp : a.key < b.key
+        })
+    }
+
+    /// ``encode(_:)`` of `fields`, every one at `version` (a field named
+    /// twice is named once): one edit's outbox entry, without a dictionary.
+    static func encode(_ fields: some Sequence<TaskField>, at version: Version) -> String {
+        var sorted = fields.sorted()
+        var last: TaskField?
+        sorted.removeAll { field in
+            defer { last = field }
+            return field == last
+        }
+        return encode(sorted: sorted.map { ($0, version) })
+    }
+
+    /// Writes entries already in the column's order.
+    private static func encode(sorted: [(key: TaskField, value: Version)]) -> String {
         let hex = hexDigits
         var out: [UInt8] = []
-        out.reserveCapacity(60 + versions.count * 10)
+        out.reserveCapacity(60 + sorted.count * 10)
         var replica: ReplicaID?
         var timestamp: HybridTimestamp?
-        // By replica, then timestamp, then field. Most often every field
-        // has the same version (a task written in one edit or one import):
-        // then only the fields are sorted.
-        let sorted: [(key: TaskField, value: Version)]
-        if let first = versions.first?.value, versions.values.allSatisfy({ $0 == first }) {
-            sorted = versions.keys.sorted().map { ($0, first) }
-        } else {
-            sorted = versions.sorted { a, b in
-                if a.value.replica != b.value.replica { return a.value.replica < b.value.replica }
-                return a.value.timestamp != b.value.timestamp ? a.value.timestamp < b.value.timestamp : a.key < b.key
-            }
-        }
         for (field, version) in sorted {
             if version.replica != replica {
                 if !out.isEmpty { out.append(UInt8(ascii: ",")) }
