@@ -43,4 +43,26 @@ import Testing
             }
         }
     }
+
+    /// The fold of any text, scalar by scalar with ASCII on its bytes, is
+    /// `uppercased().lowercased()` of the whole text: random mixes of ASCII,
+    /// letters whose case mapping expands or changes length (ß, ŉ, ΐ, İ, ǅ,
+    /// ﬃ), final sigma, Cyrillic, Greek, Arabic, CJK, emoji with joiners,
+    /// combining marks and lone scalars from anywhere.
+    @Test func theFoldIsTheWholeTextsUppercaseLowercased() {
+        let pieces: [String] = ["a", "Z", " ", "1", "-", "é", "É", "ß", "ẞ", "ŉ", "ΐ", "İ", "ı", "ǅ", "ﬃ", "ς", "Σ", "σ", "ΣΊΣΥΦΟΣ",
+                                "Привет", "ب", "中文", "の", "🚀", "👩‍💻", "\u{0301}", "\u{0345}", "Ω", "K", "Å", "ǰ", "ﬀ", "Ⓐ", "𐐀"]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...8, using: &rng) {
+                if Int.random(in: 0..<5, using: &rng) == 0 {
+                    text.unicodeScalars.append(Unicode.Scalar(UInt32.random(in: 0x80...0x2FFFF, using: &rng)) ?? "x")
+                } else {
+                    text += pieces.randomElement(using: &rng)!
+                }
+            }
+            #expect(TextMatch.fold(text) == text.uppercased().lowercased(), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
 }

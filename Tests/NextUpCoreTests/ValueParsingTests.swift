@@ -57,6 +57,11 @@ import Testing
         #expect(try TaskText.title("  two\nlines\r\nhere ") == "two lines  here")
         #expect(throws: TaskInputError.self) { try TaskText.title(" \n\t ") }
         #expect(throws: TaskInputError.self) { try TaskText.title(String(repeating: "x", count: 1_001)) }
+        // The limit is in characters, whatever their bytes.
+        #expect(try TaskText.title(String(repeating: "x", count: 1_000)).count == 1_000)
+        #expect(try TaskText.title(String(repeating: "é", count: 1_000)).count == 1_000)
+        #expect(throws: TaskInputError.self) { try TaskText.title(String(repeating: "é", count: 1_001)) }
+        #expect(throws: TaskInputError.self) { try TaskText.category(String(repeating: "é", count: 101)) }
     }
 
     @Test func timestampsRoundTripThroughRFC3339() {

@@ -28,7 +28,8 @@ public enum TaskText {
         if text.utf8.count > bytes {
             throw TaskInputError("\(name) is too long to sync: \(text.utf8.count) bytes of UTF-8 (at most \(bytes))")
         }
-        if text.count > characters { throw TaskInputError("\(name) is longer than \(characters) characters") }
+        // Within the limit in bytes is within it in characters (each takes at least one byte).
+        if text.utf8.count > characters, text.count > characters { throw TaskInputError("\(name) is longer than \(characters) characters") }
     }
 
     /// Trims, folds newlines (and other line breaks) to spaces; refuses empty.

@@ -16,7 +16,7 @@ public enum TextMatch {
         // and no copy at all when there is nothing to lower.
         var upper = false
         for b in text.utf8 {
-            if b >= 0x80 { return text.uppercased().lowercased() }
+            if b >= 0x80 { return foldScalars(text) }
             if b &- UInt8(ascii: "A") < 26 { upper = true }
         }
         guard upper else { return text }
@@ -28,6 +28,32 @@ public enum TextMatch {
             }
             return i
         }
+    }
+
+    /// `text.uppercased().lowercased()`, scalar by scalar — which is how
+    /// the standard library maps case (each scalar's full mapping, no
+    /// context) — so that the ASCII around a few other letters takes the
+    /// byte shortcut instead of two Unicode property lookups each.
+    private static func foldScalars(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var ascii: [UInt8] = []
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII {
+                let b = UInt8(scalar.value)
+                ascii.append(b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b)
+                continue
+            }
+            if !ascii.isEmpty {
+                out += String(decoding: ascii, as: UTF8.self)
+                ascii.removeAll(keepingCapacity: true)
+            }
+            for upper in scalar.properties.uppercaseMapping.unicodeScalars {
+                out += upper.properties.lowercaseMapping
+            }
+        }
+        if !ascii.isEmpty { out += String(decoding: ascii, as: UTF8.self) }
+        return out
     }
 
     /// Whether two texts are the same but for case.
