@@ -35,7 +35,7 @@ public enum NextUpMain {
         do {
             try DashedWord.check(arguments)
             try TaskwarriorSpelling.check(arguments, knownCommands: Set(NextUpCommand.configuration.subcommands.map { $0._commandName }))
-            var command = try NextUpCommand.parseAsRoot(arguments)
+            var command = try CommandLineParse.command(arguments)
             try command.run()
             return 0
         } catch let error as OneLineFailure {

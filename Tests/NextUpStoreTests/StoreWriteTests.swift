@@ -165,3 +165,29 @@ extension TaskJSON {
         #expect(result.task.title == "from the prompt")
     }
 }
+
+@Suite struct ListingReadTests {
+    let tmp = TemporaryFolder()
+    var location: StoreLocation { StoreLocation(folder: tmp.url) }
+
+    @Test func aListingReadWithoutVersionsIsTheListingWithItsVersionsLeftOut() throws {
+        let store = try TaskStore.open(location)
+        for i in 0..<12 {
+            var draft = try TaskDraft(title: "task \(i)")
+            draft.urgency = i % 3 == 0 ? .urgent : nil
+            draft.nextUp = i % 6 == 0
+            let t = try store.add(draft)
+            if i % 4 == 1 { _ = try store.complete(t.id) }
+            if i % 5 == 2 { _ = try store.delete(t.id) }
+            if i % 3 == 1 { _ = try store.edit(t.id, set: [(.importance, .int(Int64(i % 3 + 1)))]) }
+        }
+        for scope in TaskFilter.Scope.allCases {
+            let full = try store.tasks(TaskFilter(scope: scope), nowMillis: 1_000)
+            let bare = try store.tasks(TaskFilter(scope: scope, withVersions: false), nowMillis: 1_000)
+            #expect(!full.isEmpty || scope == .nextUp, "\(scope)")
+            #expect(full.allSatisfy { !$0.versions.isEmpty })
+            #expect(bare.allSatisfy { $0.versions.isEmpty })
+            #expect(bare == full.map { var t = $0; t.versions = [:]; return t }, "\(scope)")
+        }
+    }
+}

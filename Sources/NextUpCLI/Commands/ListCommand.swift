@@ -33,7 +33,8 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let scope: TaskFilter.Scope = all ? .all : done ? .done : deleted ? .deleted : tbd ? .tbd : .open
         let context = try CommandContext.open(global)
-        var tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag)))
+        // The table shows no versions; JSON's `modified` is made of them.
+        var tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag), withVersions: json))
         if let filter {
             let narrowing = try ListFilter.parse(filter)
             let today = FieldOptions.localToday()
@@ -70,7 +71,7 @@ struct NextCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        try ListCommand.show(try context.store.nextUp(), json: json, empty: "Next Up is empty")
+        try ListCommand.show(try context.store.nextUp(withVersions: json), json: json, empty: "Next Up is empty")
     }
 }
 

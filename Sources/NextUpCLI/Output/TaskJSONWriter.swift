@@ -64,24 +64,35 @@ enum TaskJSONWriter {
     static let writtenKeys: Set<String> = Set(keys.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) })
     private static let null = Array("null".utf8), yes = Array("true".utf8), no = Array("false".utf8)
 
+    /// Everything written before each key's value, as one run of bytes per
+    /// key: the comma after the previous member, the newline and indentation,
+    /// the quoted key and its separator. `pretty` is for an object whose `{`
+    /// sits at column 2 (the streamed array's elements), `compact` for no
+    /// indentation; any other indentation is made as it is written.
+    private static let prettyPrefixes = keys.indices.map { prefix(field: $0, indent: 2) }
+    private static let compactPrefixes = keys.indices.map { prefix(field: $0, indent: nil) }
+
+    private static func prefix(field: Int, indent: Int?) -> [UInt8] {
+        var out: [UInt8] = []
+        if field > 0 { out.append(UInt8(ascii: ",")) }
+        if let indent {
+            out.append(UInt8(ascii: "\n"))
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent + 2))
+        }
+        out.append(contentsOf: keys[field])
+        out.append(contentsOf: indent == nil ? [UInt8(ascii: ":")] : [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
+        return out
+    }
+
     /// One object whose `{` sits at column `indent` (nil: compact). With
     /// `item`, its versions are written from the task itself (as
     /// `TaskJSON(item, versions: true)` would hold them), without building
     /// the dictionary of strings.
     private static func write(_ t: TaskJSON, versionsOf item: TaskItem? = nil, indent: Int?, to out: inout [UInt8]) {
         var field = 0
+        let prefixes = indent == 2 ? prettyPrefixes : indent == nil ? compactPrefixes : keys.indices.map { prefix(field: $0, indent: indent) }
         func key() {
-            if field > 0 { out.append(UInt8(ascii: ",")) }
-            if let indent {
-                out.append(UInt8(ascii: "\n"))
-                out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent + 2))
-            }
-            out.append(contentsOf: keys[field])
-            if indent == nil {
-                out.append(UInt8(ascii: ":"))
-            } else {
-                out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
-            }
+            prefixes[field].withUnsafeBufferPointer { out.append(contentsOf: $0) }
             field += 1
         }
         func string(_ s: String?) {

@@ -12,29 +12,42 @@ enum TaskTable {
     }
 
     /// ``render(_:width:)`` written to `out`, a line at a time (no array of
-    /// 100,000 lines, no `print` per line).
+    /// 100,000 lines, no string per line).
     static func write(_ tasks: [TaskItem], width: Int?, to out: inout FDOutput) throws {
-        func put(_ text: String) throws {
-            out.append(text.utf8)
-            out.append(CollectionOfOne(UInt8(ascii: "\n")))
+        appendHeader(width: width, to: &out.buffer)
+        out.buffer.append(UInt8(ascii: "\n"))
+        for task in tasks {
+            appendLine(task, width: width, to: &out.buffer)
+            out.buffer.append(UInt8(ascii: "\n"))
             try out.flushIfFull()
         }
-        try put(header(width: width))
-        for task in tasks { try put(line(task, width: width)) }
     }
 
     static func header(width: Int?) -> String {
-        row(mark: " ", id: "ID", urgent: "URGENT", imp: "IMP", dur: "DUR", cat: "CATEGORY", due: "DUE", title: "TITLE", width: width)
+        var out: [UInt8] = []
+        appendHeader(width: width, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func line(_ t: TaskItem, width: Int?) -> String {
-        row(mark: mark(t), id: t.id.short,
-            urgent: t.urgency.map { $0 == .urgent ? "yes" : "no" } ?? "?",
-            imp: t.importance.map { String($0.rawValue) } ?? "?",
-            dur: t.duration?.description ?? "?",
-            cat: t.category.map(Sanitizer.visible) ?? "?",
-            due: t.due?.description ?? "-",
-            title: Sanitizer.visible(t.title), width: width)
+        var out: [UInt8] = []
+        appendLine(t, width: width, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendHeader(width: Int?, to out: inout [UInt8]) {
+        appendRow(mark: " ", id: "ID", urgent: "URGENT", imp: "IMP", dur: "DUR", cat: "CATEGORY", due: "DUE", title: "TITLE", width: width, to: &out)
+    }
+
+    /// One task's line: the one definition of what each column shows.
+    private static func appendLine(_ t: TaskItem, width: Int?, to out: inout [UInt8]) {
+        appendRow(mark: mark(t), id: t.id.short,
+                  urgent: t.urgency.map { $0 == .urgent ? "yes" : "no" } ?? "?",
+                  imp: t.importance.map { String($0.rawValue) } ?? "?",
+                  dur: t.duration?.description ?? "?",
+                  cat: t.category.map(Sanitizer.visible) ?? "?",
+                  due: t.due?.description ?? "-",
+                  title: Sanitizer.visible(t.title), width: width, to: &out)
     }
 
     /// `▸` Next Up, `✓` done, `✗` deleted, blank for the Backlog.
@@ -44,28 +57,32 @@ enum TaskTable {
         return t.isNextUp ? "▸" : " "
     }
 
-    static func row(mark: String, id: String, urgent: String, imp: String, dur: String, cat: String, due: String, title: String, width: Int?) -> String {
-        let fixed = fixedColumns(mark: mark, id: id, urgent: urgent, imp: imp, dur: dur, cat: cat, due: due)
-        guard let width else { return fixed + title }
+    private static func appendRow(mark: String, id: String, urgent: String, imp: String, dur: String, cat: String, due: String, title: String,
+                                  width: Int?, to out: inout [UInt8]) {
+        appendFixedColumns(mark: mark, id: id, urgent: urgent, imp: imp, dur: dur, cat: cat, due: due, to: &out)
+        guard let width else { out.append(contentsOf: title.utf8); return }
         let room = max(10, width - fixedCells)
-        return fixed + TerminalWidth.truncate(title, to: room)
+        out.append(contentsOf: TerminalWidth.truncate(title, to: room).utf8)
     }
 
     /// Every column before the title, each fitted to its cells.
-    static func fixedColumns(mark: String, id: String, urgent: String, imp: String, dur: String, cat: String, due: String) -> String {
-        var out = ""
-        out.reserveCapacity(80)
-        out += TerminalWidth.fit(mark, to: 1); out += " "
-        out += TerminalWidth.fit(id, to: 8); out += "  "
-        out += TerminalWidth.fit(urgent, to: 6); out += "  "
-        out += TerminalWidth.fit(imp, to: 3); out += "  "
-        out += TerminalWidth.fit(dur, to: 6); out += "  "
-        out += TerminalWidth.fit(cat, to: categoryWidth); out += "  "
-        out += TerminalWidth.fit(due, to: 10); out += "  "
-        return out
+    private static func appendFixedColumns(mark: String, id: String, urgent: String, imp: String, dur: String, cat: String, due: String,
+                                           to out: inout [UInt8]) {
+        let gap: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: " ")]
+        TerminalWidth.fit(mark, to: 1, appendingTo: &out); out.append(UInt8(ascii: " "))
+        TerminalWidth.fit(id, to: 8, appendingTo: &out); out.append(contentsOf: gap)
+        TerminalWidth.fit(urgent, to: 6, appendingTo: &out); out.append(contentsOf: gap)
+        TerminalWidth.fit(imp, to: 3, appendingTo: &out); out.append(contentsOf: gap)
+        TerminalWidth.fit(dur, to: 6, appendingTo: &out); out.append(contentsOf: gap)
+        TerminalWidth.fit(cat, to: categoryWidth, appendingTo: &out); out.append(contentsOf: gap)
+        TerminalWidth.fit(due, to: 10, appendingTo: &out); out.append(contentsOf: gap)
     }
 
     /// The cells the columns before the title take: the same in every row,
     /// as each is fitted to its own.
-    static let fixedCells = TerminalWidth.width(of: fixedColumns(mark: "", id: "", urgent: "", imp: "", dur: "", cat: "", due: ""))
+    static let fixedCells: Int = {
+        var out: [UInt8] = []
+        appendFixedColumns(mark: "", id: "", urgent: "", imp: "", dur: "", cat: "", due: "", to: &out)
+        return TerminalWidth.width(of: String(decoding: out, as: UTF8.self))
+    }()
 }

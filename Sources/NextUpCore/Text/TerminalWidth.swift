@@ -44,11 +44,27 @@ public enum TerminalWidth {
 
     /// `text` truncated or padded with spaces to exactly `cells` cells.
     public static func fit(_ text: String, to cells: Int) -> String {
-        // Printable ASCII that fits (most cells of a table): padded as is.
-        if let ascii = printableASCIICount(text), ascii <= cells { return ascii == cells ? text : text + String(repeating: " ", count: cells - ascii) }
-        let t = truncate(text, to: cells)
-        let w = width(of: t)
-        return w < cells ? t + String(repeating: " ", count: cells - w) : t
+        var out: [UInt8] = []
+        fit(text, to: cells, appendingTo: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// ``fit(_:to:)``'s text appended to `out` as UTF-8, with no string made
+    /// for printable ASCII (most cells of a table), which is padded as is.
+    public static func fit(_ text: String, to cells: Int, appendingTo out: inout [UInt8]) {
+        var text = text
+        var w = text.withUTF8 { bytes -> Int? in
+            for b in bytes where b < 0x20 || b > 0x7E { return nil }
+            guard bytes.count <= cells else { return nil }
+            out.append(contentsOf: bytes)
+            return bytes.count
+        }
+        if w == nil {
+            let t = truncate(text, to: cells)
+            out.append(contentsOf: t.utf8)
+            w = width(of: t)
+        }
+        if let w, w < cells { out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: cells - w)) }
     }
 
     /// The length of `text` when it is printable ASCII (most titles, every

@@ -58,7 +58,7 @@ extension TaskStore {
         }
         let found = try database.read { db in
             if filter.category != nil || filter.tag != nil { ListSQL.registerFold(db) }
-            return try TaskRow.fetchAll(db, where: clause, arguments: args)
+            return try TaskRow.fetchAll(db, where: clause, arguments: args, versions: filter.withVersions)
         }
         switch filter.scope {
         case .open, .all, .tbd:
@@ -73,8 +73,8 @@ extension TaskStore {
         }
     }
 
-    /// The Next Up list, in the user's order.
-    public func nextUp() throws -> [TaskItem] { try tasks(TaskFilter(scope: .nextUp)) }
+    /// The Next Up list, in the user's order (`withVersions`: see ``TaskFilter/withVersions``).
+    public func nextUp(withVersions: Bool = true) throws -> [TaskItem] { try tasks(TaskFilter(scope: .nextUp, withVersions: withVersions)) }
 
     /// The Backlog, ranked.
     public func backlog(sort: BacklogSort = .score, nowMillis: Int64? = nil) throws -> [TaskItem] {

@@ -25,10 +25,16 @@ public struct TaskFilter: Sendable, Equatable {
     public var category: String?
     /// Only tasks with this tag (case-insensitive), when set.
     public var tag: String?
+    /// Whether each task is read with its field versions. Without them a task's
+    /// `versions` is empty and its `modified` zero: for listings that show
+    /// neither (the human `list` and `next`), which then skip a fifth of
+    /// their work.
+    public var withVersions: Bool
 
-    public init(scope: Scope = .open, category: String? = nil, tag: String? = nil) {
+    public init(scope: Scope = .open, category: String? = nil, tag: String? = nil, withVersions: Bool = true) {
         self.scope = scope
         self.category = category
         self.tag = tag
+        self.withVersions = withVersions
     }
 }

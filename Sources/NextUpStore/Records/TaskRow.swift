@@ -22,8 +22,9 @@ enum TaskRow {
         return decode(row, replicas: &replicas)
     }
 
-    /// ``decode(_:)``, with the replica ids of earlier rows at hand.
-    static func decode(_ row: Row, replicas: inout VersionsColumn.Replicas) -> TaskItem? {
+    /// ``decode(_:)``, with the replica ids of earlier rows at hand; without
+    /// `versions`, the task's `versions` stay empty (see ``TaskFilter/withVersions``).
+    static func decode(_ row: Row, replicas: inout VersionsColumn.Replicas, versions: Bool = true) -> TaskItem? {
         guard let id = TaskID(row[0] as String) else { return nil }
         var t = TaskItem(id: id)
         for (i, (field, kind)) in columnKinds.enumerated() {
@@ -39,7 +40,7 @@ enum TaskRow {
             t.restore(field, to: value)
         }
         if let extra = row[extraIndex] as String? { t.extra = ExtraRegisters.decode(extra) }
-        t.versions = VersionsColumn.decode(row[versionsIndex], replicas: &replicas)
+        if versions { t.versions = VersionsColumn.decode(row[versionsIndex], replicas: &replicas) }
         return t
     }
 
@@ -91,14 +92,15 @@ enum TaskRow {
         return out
     }
 
-    static func fetchAll(_ db: Database, where clause: String = "1", arguments: StatementArguments = [], order: String? = nil) throws -> [TaskItem] {
+    static func fetchAll(_ db: Database, where clause: String = "1", arguments: StatementArguments = [], order: String? = nil,
+                         versions: Bool = true) throws -> [TaskItem] {
         var sql = "SELECT \(columns) FROM task WHERE \(clause)"
         if let order { sql += " ORDER BY \(order)" }
         var out: [TaskItem] = []
         var replicas = VersionsColumn.Replicas()
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try cursor.next() {
-            if let t = decode(row, replicas: &replicas) { out.append(t) }
+            if let t = decode(row, replicas: &replicas, versions: versions) { out.append(t) }
         }
         return out
     }

@@ -100,6 +100,15 @@ enum VersionsColumn {
         var out: [TaskField: Version] = [:]
         var text = text
         text.withUTF8 { bytes in
+            // Room for every field at once (a dictionary grown entry by entry
+            // rehashes itself on the way): one per entry not starting with
+            // `@` or `=`.
+            var fields = 0, entryStart = true
+            for b in bytes {
+                if entryStart && b != UInt8(ascii: "@") && b != UInt8(ascii: "=") && b != UInt8(ascii: ",") { fields += 1 }
+                entryStart = b == UInt8(ascii: ",")
+            }
+            out.reserveCapacity(fields)
             var replica: ReplicaID?
             var timestamp: Int64?
             var start = 0
