@@ -48,6 +48,30 @@ import Testing
         #expect(again.unchanged == 1_500 && again.created == 0 && again.updated == 0)
     }
 
+    /// The existing rows are read 500 at a time in row order: tasks known
+    /// to the store spread over every batch (and across their edges) merge
+    /// as record-by-record lookups merge them.
+    @Test func existingRowsInEveryBatchMergeAsLookupsDo() throws {
+        let bulk = try TaskStore.open(StoreLocation(folder: tmp.path("bulk")))
+        let small = try TaskStore.open(StoreLocation(folder: tmp.path("small")))
+        let all = Self.records(count: 1_600)
+        let known = stride(from: 0, to: all.count, by: 3).map { all[$0] }
+        for store in [bulk, small] {
+            for start in stride(from: 0, to: known.count, by: 500) { _ = try store.importTasks(Array(known[start..<min(start + 500, known.count)])) }
+        }
+        let after = Self.records(count: 1_600, retitled: Set(stride(from: 0, to: 1_600, by: 7)))
+        let summary = try bulk.importTasks(after)
+        var total = TaskStore.ImportSummary()
+        for start in stride(from: 0, to: after.count, by: 800) {
+            let part = try small.importTasks(Array(after[start..<min(start + 800, after.count)]))
+            total.created += part.created; total.updated += part.updated; total.unchanged += part.unchanged
+        }
+        #expect(summary == total)
+        #expect(summary.created == 1_600 - known.count && summary.updated == (0..<1_600).filter { $0 % 21 == 0 }.count)
+        #expect(try tasks(bulk) == tasks(small))
+        #expect(try bulk.outboxCount(after: 0) == small.outboxCount(after: 0))
+    }
+
     /// Many new rows: the indexes are dropped and built again in the same
     /// transaction; the store ends with every index, consistent, and lists
     /// as a row-by-row import leaves it.

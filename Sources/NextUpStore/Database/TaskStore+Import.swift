@@ -111,11 +111,20 @@ extension TaskStore {
                 nextUpKeys[index] = bottom
             }
             let ids = plans.map { $0!.id }
-            for index in plans.indices.sorted(by: { Self.rowPrecedes(ids[$0], ids[$1]) }) {
+            let order = plans.indices.sorted(by: { Self.rowPrecedes(ids[$0], ids[$1]) })
+            // With the ids known, the existing rows are read 500 at a time
+            // (one statement each, in row order), not one query per task.
+            var held: [TaskID: TaskItem] = [:]
+            for (position, index) in order.enumerated() {
+                if let present, position % Self.rowsReadAtOnce == 0 {
+                    let next = order[position..<min(position + Self.rowsReadAtOnce, order.count)].lazy.map { ids[$0] }
+                    held = Dictionary(uniqueKeysWithValues: try TaskRow.fetchAll(session.db, ids: next.filter { present.contains($0.rawValue) })
+                        .lazy.map { ($0.id, $0) })
+                }
                 // Taken out (each plan is written once): its memory goes back
                 // to the allocator for SQLite's pages as the import goes on.
                 let plan = plans[index].take()!
-                let existing = present.map { !$0.contains(plan.id.rawValue) } == true ? nil : try TaskRow.fetchOne(session.db, id: plan.id)
+                let existing = present == nil ? try TaskRow.fetchOne(session.db, id: plan.id) : held.removeValue(forKey: plan.id)
                 var task = existing ?? TaskItem(id: plan.id)
                 var fields = plan.fields
                 if plan.done != task.isDone {
@@ -234,6 +243,9 @@ extension TaskStore {
     /// From this many new rows on, an import drops the task table's secondary
     /// indexes and builds them again at the end.
     static let bulkInsertRows = 20_000
+
+    /// How many existing rows a large import reads with one statement.
+    static let rowsReadAtOnce = 500
 
     /// Drops the task table's secondary indexes; returns the statements that
     /// make them again, read from the schema itself (one definition).
