@@ -97,12 +97,6 @@ extension TaskStore {
         try database.read { db in try TaskRow.fetchAll(db, order: "id") }
     }
 
-    /// Every task, oldest first (by `created`, then id): the order `export`
-    /// writes the tasks outside Next Up in, read in that order so that a
-    /// whole-set export sorts nothing.
-    public func allTasksByCreation() throws -> [TaskItem] {
-        try database.read { db in try TaskRow.fetchAll(db, order: "created, id") }
-    }
 
     /// Counts for `doctor` and the status bar.
     public struct Counts: Sendable, Equatable {
