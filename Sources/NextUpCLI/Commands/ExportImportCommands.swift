@@ -16,6 +16,7 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let context = try CommandContext.open(global)
         let all = try context.store.allTasks()
+        defer { ListsKeptUntilExit.shared.keep(all) }
         if to == .taskwarrior {
             let mapping = taskwarrior.options(context.config.taskwarrior)
             let objects = all.map { TaskwarriorMapping.object($0, mapping) }

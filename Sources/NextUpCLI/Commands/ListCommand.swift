@@ -56,6 +56,7 @@ struct ListCommand: ParsableCommand {
     /// Tasks as `list` and `next` print them: a JSON array (streamed), or
     /// the table cut to the terminal, or `empty` when there are none.
     static func show(_ tasks: [TaskItem], json: Bool, empty: String) throws {
+        defer { ListsKeptUntilExit.shared.keep(tasks) }
         if json { try FDOutput.standardOutput { try TaskJSONWriter.stream(tasks, pretty: true, versions: false, to: &$0) }; return }
         if tasks.isEmpty { print(empty); return }
         let width = Terminal.width()
