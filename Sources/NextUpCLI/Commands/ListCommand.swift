@@ -33,8 +33,8 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let scope: TaskFilter.Scope = all ? .all : done ? .done : deleted ? .deleted : tbd ? .tbd : .open
         let context = try CommandContext.open(global)
-        // The table shows no versions; JSON's `modified` is made of them.
-        var tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag), withVersions: json))
+        // The table shows no versions; JSON's `modified` is the newest of them.
+        var tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag), versions: json ? .newest : .none))
         if let filter {
             let narrowing = try ListFilter.parse(filter)
             let today = FieldOptions.localToday()
@@ -72,7 +72,7 @@ struct NextCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        try ListCommand.show(try context.store.nextUp(withVersions: json), json: json, empty: "Next Up is empty")
+        try ListCommand.show(try context.store.nextUp(versions: json ? .newest : .none), json: json, empty: "Next Up is empty")
     }
 }
 
