@@ -15,7 +15,8 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        let all = try context.store.allTasksByCreation()
+        let all = try context.store.allTasks()
+        defer { ListsKeptUntilExit.shared.keep(all) }
         if to == .taskwarrior {
             let mapping = taskwarrior.options(context.config.taskwarrior)
             let objects = all.map { TaskwarriorMapping.object($0, mapping) }
@@ -25,10 +26,12 @@ struct ExportCommand: ParsableCommand {
             Terminal.printError("exported \(all.count) tasks for Taskwarrior to \(file)")
             return
         }
-        // Next Up first, in its order, so an import rebuilds that order.
-        let next = TaskOrdering.nextUp(all)
-        let nextIDs = Set(next.map(\.id))
-        let ordered = [AnySequence(next), AnySequence(all.lazy.filter { !nextIDs.contains($0.id) })].joined()
+        // Next Up first, in its order, so an import rebuilds that order; then
+        // the rest oldest first. Positions, so that no task is copied.
+        let next = TaskOrdering.nextUpOrder(all)
+        var inNext = [Bool](repeating: false, count: all.count)
+        for i in next { inNext[i] = true }
+        let ordered = (next + TaskOrdering.creationOrder(all).filter { !inNext[$0] }).lazy.map { all[$0] }
         guard let file, file != "-" else {
             try FDOutput.standardOutput { try TaskJSONWriter.stream(ordered, pretty: true, versions: true, to: &$0) }
             return

@@ -33,8 +33,8 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let scope: TaskFilter.Scope = all ? .all : done ? .done : deleted ? .deleted : tbd ? .tbd : .open
         let context = try CommandContext.open(global)
-        // The table shows no versions; JSON's `modified` is made of them.
-        var tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag), withVersions: json))
+        // The table shows no versions; JSON's `modified` is the newest of them.
+        var tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag), versions: json ? .newest : .none))
         if let filter {
             let narrowing = try ListFilter.parse(filter)
             let today = FieldOptions.localToday()
@@ -56,6 +56,7 @@ struct ListCommand: ParsableCommand {
     /// Tasks as `list` and `next` print them: a JSON array (streamed), or
     /// the table cut to the terminal, or `empty` when there are none.
     static func show(_ tasks: [TaskItem], json: Bool, empty: String) throws {
+        defer { ListsKeptUntilExit.shared.keep(tasks) }
         if json { try FDOutput.standardOutput { try TaskJSONWriter.stream(tasks, pretty: true, versions: false, to: &$0) }; return }
         if tasks.isEmpty { print(empty); return }
         let width = Terminal.width()
@@ -71,7 +72,7 @@ struct NextCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        try ListCommand.show(try context.store.nextUp(withVersions: json), json: json, empty: "Next Up is empty")
+        try ListCommand.show(try context.store.nextUp(versions: json ? .newest : .none), json: json, empty: "Next Up is empty")
     }
 }
 

@@ -153,8 +153,7 @@ enum TaskJSONWriter {
         string(t.source); strings(t.tags ?? []); string(t.title); string(t.urgency)
         if let item {
             // Register names in byte order, as `.sortedKeys` sorts them.
-            let sorted = item.versions.map { ($0.key.rawValue, $0.value) }
-                .sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+            let sorted = item.versions.sorted { TaskField.precedesInByteOrder($0.key, $1.key) }.map { ($0.key.rawValue, $0.value) }
             members(sorted) { version in
                 out.append(UInt8(ascii: "\""))
                 version.appendEncoded(to: &out)

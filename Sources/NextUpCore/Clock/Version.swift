@@ -28,14 +28,20 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Appends ``encoded``'s bytes (which never need a JSON escape).
     public func appendEncoded(to bytes: inout [UInt8]) {
+        // The 16 digits and the `@` made on the stack and appended at once
+        // (`export` writes one per field of every task).
         let raw = UInt64(bitPattern: timestamp.rawValue)
-        for shift in stride(from: 60, through: 0, by: -4) { bytes.append(Self.hexDigits[Int((raw >> UInt64(shift)) & 0xF)]) }
-        bytes.append(UInt8(ascii: "@"))
-        var replica = replica.rawValue
-        replica.withUTF8 { bytes.append(contentsOf: $0) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { digits in
+            for i in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: raw >> UInt64(60 - 4 * i)) & 0xF
+                digits[i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            digits[16] = UInt8(ascii: "@")
+            bytes.append(contentsOf: digits)
+        }
+        bytes.append(contentsOf: replica.rawValue.utf8)
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Parses ``encoded``; nil for anything else.
     public init?(encoded: String) {

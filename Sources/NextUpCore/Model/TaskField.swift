@@ -87,6 +87,24 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
     /// The known fields, in the order of the field table.
     public static var known: [TaskField] { FieldSpec.table.map(\.field) }
 
+    /// Whether `a`'s name comes before `b`'s in the byte order of their UTF-8
+    /// (the order JSON's `.sortedKeys` writes registers in); two known fields
+    /// are compared by a rank made once from their names.
+    public static func precedesInByteOrder(_ a: TaskField, _ b: TaskField) -> Bool {
+        if a.ordinal < byteOrderRanks.count, b.ordinal < byteOrderRanks.count { return byteOrderRanks[a.ordinal] < byteOrderRanks[b.ordinal] }
+        return a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8)
+    }
+
+    /// For each known field's ordinal, its place among the known fields'
+    /// names in byte order.
+    private static let byteOrderRanks: [Int] = {
+        let fields = known
+        var ranks = [Int](repeating: 0, count: fields.count)
+        let order = fields.indices.sorted { fields[$0].rawValue.utf8.lexicographicallyPrecedes(fields[$1].rawValue.utf8) }
+        for (rank, index) in order.enumerated() { ranks[fields[index].ordinal] = rank }
+        return ranks
+    }()
+
     /// The fields that make a task TBD while any is unset.
     public static var triage: [TaskField] { FieldSpec.table.filter(\.triage).map(\.field) }
 

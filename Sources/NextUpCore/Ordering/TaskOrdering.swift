@@ -75,10 +75,7 @@ public enum TaskOrdering {
     public static func order(_ tasks: [TaskItem], by sort: BacklogSort, nowMillis: Int64,
                              where included: (TaskItem) -> Bool = { _ in true }) -> [Int] {
         let chosen = tasks.indices.filter { included(tasks[$0]) }
-        func tie(_ i: Int, _ j: Int) -> Bool {
-            let a = tasks[i].created, b = tasks[j].created
-            return a != b ? a < b : tasks[i].id < tasks[j].id
-        }
+        func tie(_ i: Int, _ j: Int) -> Bool { createdBefore(tasks[i], tasks[j]) }
         let order: [Int]
         switch sort {
         case .score:
@@ -96,5 +93,18 @@ public enum TaskOrdering {
             }
         }
         return order
+    }
+
+    /// The tie-break of every order: the older task first (by `created`), then
+    /// the lower id.
+    public static func createdBefore(_ a: TaskItem, _ b: TaskItem) -> Bool {
+        a.created != b.created ? a.created < b.created : a.id < b.id
+    }
+
+    /// The positions in `tasks` of every task, oldest first
+    /// (``createdBefore(_:_:)``): the order `export` writes the tasks outside
+    /// Next Up in.
+    public static func creationOrder(_ tasks: [TaskItem]) -> [Int] {
+        tasks.indices.sorted { createdBefore(tasks[$0], tasks[$1]) }
     }
 }

@@ -9,21 +9,46 @@ public enum JSONBytes {
     /// `escapingSlashes` (JSONEncoder's default), everything else as UTF-8.
     public static func appendString(_ s: String, to out: inout [UInt8], escapingSlashes: Bool) {
         out.append(UInt8(ascii: "\""))
-        // The runs that need no escape are copied in one go.
+        // The runs that need no escape are copied in one go; eight bytes at a
+        // time are checked for one that might (a word with none is skipped).
         var s = s
         s.withUTF8 { bytes in
-            var start = 0
-            for i in 0..<bytes.count {
-                let byte = bytes[i]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                        || (escapingSlashes && byte == UInt8(ascii: "/")) else { continue }
-                if start < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i])) }
-                appendEscaped(byte, to: &out)
-                start = i + 1
+            guard let base = bytes.baseAddress else { return }
+            let count = bytes.count
+            var start = 0, i = 0
+            while i < count {
+                if i + 8 <= count, !mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self), escapingSlashes: escapingSlashes) {
+                    i += 8
+                    continue
+                }
+                let end = min(i + 8, count)
+                while i < end {
+                    let byte = base[i]
+                    if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escapingSlashes && byte == UInt8(ascii: "/")) {
+                        if start < i { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: i - start)) }
+                        appendEscaped(byte, to: &out)
+                        start = i + 1
+                    }
+                    i += 1
+                }
             }
-            if start < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...])) }
+            if start < count { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start)) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// False only when none of the eight bytes of `word` is a control
+    /// character, `"`, `\` (or `/` when `escapingSlashes`); true may be a false
+    /// alarm (the bytes are then checked one by one).
+    @inline(__always)
+    static func mayNeedEscape(_ word: UInt64, escapingSlashes: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        // Some byte below 0x20 (bytes of 0x80 and above have their high bit
+        // set and are masked out).
+        if (word &- ones &* 0x20) & ~word & highs != 0 { return true }
+        if hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C)) { return true }
+        return escapingSlashes && hasZeroByte(word ^ (ones &* 0x2F))
     }
 
     /// One byte that needs escaping, escaped as JSONEncoder does.

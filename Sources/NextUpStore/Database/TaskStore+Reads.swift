@@ -58,7 +58,7 @@ extension TaskStore {
         }
         let found = try database.read { db in
             if filter.category != nil || filter.tag != nil { ListSQL.registerFold(db) }
-            return try TaskRow.fetchAll(db, where: clause, arguments: args, versions: filter.withVersions)
+            return try TaskRow.fetchAll(db, where: clause, arguments: args, versions: filter.versions)
         }
         switch filter.scope {
         case .open, .all, .tbd:
@@ -73,8 +73,9 @@ extension TaskStore {
         }
     }
 
-    /// The Next Up list, in the user's order (`withVersions`: see ``TaskFilter/withVersions``).
-    public func nextUp(withVersions: Bool = true) throws -> [TaskItem] { try tasks(TaskFilter(scope: .nextUp, withVersions: withVersions)) }
+    /// The Next Up list, in the user's order, with `versions` of each task's
+    /// field versions (``TaskFilter/Versions``).
+    public func nextUp(versions: TaskFilter.Versions = .all) throws -> [TaskItem] { try tasks(TaskFilter(scope: .nextUp, versions: versions)) }
 
     /// The Backlog, ranked.
     public func backlog(sort: BacklogSort = .score, nowMillis: Int64? = nil) throws -> [TaskItem] {
@@ -97,12 +98,6 @@ extension TaskStore {
         try database.read { db in try TaskRow.fetchAll(db, order: "id") }
     }
 
-    /// Every task, oldest first (by `created`, then id): the order `export`
-    /// writes the tasks outside Next Up in, read in that order so that a
-    /// whole-set export sorts nothing.
-    public func allTasksByCreation() throws -> [TaskItem] {
-        try database.read { db in try TaskRow.fetchAll(db, order: "created, id") }
-    }
 
     /// Counts for `doctor` and the status bar.
     public struct Counts: Sendable, Equatable {

@@ -25,16 +25,27 @@ public struct TaskFilter: Sendable, Equatable {
     public var category: String?
     /// Only tasks with this tag (case-insensitive), when set.
     public var tag: String?
-    /// Whether each task is read with its field versions. Without them a task's
-    /// `versions` is empty and its `modified` zero: for listings that show
-    /// neither (the human `list` and `next`), which then skip a fifth of
-    /// their work.
-    public var withVersions: Bool
+    /// Which of each task's field versions are read (``Versions``).
+    public var versions: Versions
 
-    public init(scope: Scope = .open, category: String? = nil, tag: String? = nil, withVersions: Bool = true) {
+    /// How much of a task's field versions a read brings.
+    public enum Versions: Sendable, Equatable {
+        /// Every field's version (what any write starts from).
+        case all
+        /// Only the newest version, under one field that holds it: `modified`
+        /// is right and nothing else is there — for listings that print
+        /// `modified` but no versions (`list --json`), which then skip most of
+        /// the versions' reading and memory. Never a base for a write.
+        case newest
+        /// None: `versions` empty, `modified` zero — for listings that show
+        /// neither (the table of `list` and `next`).
+        case none
+    }
+
+    public init(scope: Scope = .open, category: String? = nil, tag: String? = nil, versions: Versions = .all) {
         self.scope = scope
         self.category = category
         self.tag = tag
-        self.withVersions = withVersions
+        self.versions = versions
     }
 }

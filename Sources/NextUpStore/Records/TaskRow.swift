@@ -22,9 +22,9 @@ enum TaskRow {
         return decode(row, replicas: &replicas)
     }
 
-    /// ``decode(_:)``, with the replica ids of earlier rows at hand; without
-    /// `versions`, the task's `versions` stay empty (see ``TaskFilter/withVersions``).
-    static func decode(_ row: Row, replicas: inout VersionsColumn.Replicas, versions: Bool = true) -> TaskItem? {
+    /// ``decode(_:)``, with the replica ids of earlier rows at hand, reading
+    /// as much of the versions as `versions` says (``TaskFilter/Versions``).
+    static func decode(_ row: Row, replicas: inout VersionsColumn.Replicas, versions: TaskFilter.Versions = .all) -> TaskItem? {
         guard let id = TaskID(row[0] as String) else { return nil }
         var t = TaskItem(id: id)
         for (i, (field, kind)) in columnKinds.enumerated() {
@@ -40,7 +40,11 @@ enum TaskRow {
             t.restore(field, to: value)
         }
         if let extra = row[extraIndex] as String? { t.extra = ExtraRegisters.decode(extra) }
-        if versions { t.versions = VersionsColumn.decode(row[versionsIndex], replicas: &replicas) }
+        switch versions {
+        case .all: t.versions = VersionsColumn.decode(row[versionsIndex], replicas: &replicas)
+        case .newest: if let (field, version) = VersionsColumn.newest(row[versionsIndex], replicas: &replicas) { t.versions = [field: version] }
+        case .none: break
+        }
         return t
     }
 
@@ -93,7 +97,7 @@ enum TaskRow {
     }
 
     static func fetchAll(_ db: Database, where clause: String = "1", arguments: StatementArguments = [], order: String? = nil,
-                         versions: Bool = true) throws -> [TaskItem] {
+                         versions: TaskFilter.Versions = .all) throws -> [TaskItem] {
         var sql = "SELECT \(columns) FROM task WHERE \(clause)"
         if let order { sql += " ORDER BY \(order)" }
         var out: [TaskItem] = []

@@ -98,17 +98,39 @@ enum VersionsColumn {
     /// ``decode(_:)``, with the replica ids of earlier rows at hand.
     static func decode(_ text: String, replicas: inout Replicas) -> [TaskField: Version] {
         var out: [TaskField: Version] = [:]
+        forEachEntry(text, replicas: &replicas, into: &out, room: { $0.reserveCapacity($1) }) { $0[$1] = $2 }
+        return out
+    }
+
+    /// The newest version the column holds and a field that holds it (the
+    /// entry ``decode(_:)``'s map has the highest version for), without the
+    /// map: all a listing needs for `modified`. (A column naming a field
+    /// twice, which ``encode(_:)`` never writes, counts both entries here.)
+    static func newest(_ text: String, replicas: inout Replicas) -> (TaskField, Version)? {
+        var newest: (TaskField, Version)?
+        forEachEntry(text, replicas: &replicas, into: &newest, room: { _, _ in }) { newest, field, version in
+            if newest.map({ version > $0.1 }) ?? true { newest = (field, version) }
+        }
+        return newest
+    }
+
+    /// Every well-formed field entry of the column, left to right, with its
+    /// version: the one reading of the format, under ``decode(_:)`` and
+    /// ``newest(_:replicas:)``, each adding to `state`. `room` is told first
+    /// how many field entries there are at most.
+    @inline(__always)
+    private static func forEachEntry<State>(_ text: String, replicas: inout Replicas, into state: inout State,
+                                            room: (inout State, Int) -> Void, _ body: (inout State, TaskField, Version) -> Void) {
         var text = text
         text.withUTF8 { bytes in
-            // Room for every field at once (a dictionary grown entry by entry
-            // rehashes itself on the way): one per entry not starting with
-            // `@` or `=`.
+            // One per entry not starting with `@` or `=` (a dictionary grown
+            // entry by entry rehashes itself on the way).
             var fields = 0, entryStart = true
             for b in bytes {
                 if entryStart && b != UInt8(ascii: "@") && b != UInt8(ascii: "=") && b != UInt8(ascii: ",") { fields += 1 }
                 entryStart = b == UInt8(ascii: ",")
             }
-            out.reserveCapacity(fields)
+            room(&state, fields)
             var replica: ReplicaID?
             var timestamp: Int64?
             var start = 0
@@ -128,11 +150,10 @@ enum VersionsColumn {
                     let escaped = bytes[start] == UInt8(ascii: "\\")
                     guard let replica, let timestamp,
                           let field = field(UnsafeBufferPointer(rebasing: bytes[(escaped ? start + 1 : start)..<end])) else { continue }
-                    out[field] = Version(timestamp: HybridTimestamp(rawValue: timestamp), replica: replica)
+                    body(&state, field, Version(timestamp: HybridTimestamp(rawValue: timestamp), replica: replica))
                 }
             }
         }
-        return out
     }
 
     /// The field named by `name`: a known field matched on its bytes (no
