@@ -33,10 +33,20 @@ class HarnessError(Exception):
     pass
 
 
+_ports_handed_out = set()
+
+
 def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port free now and not handed out before by this process:
+    the kernel may give a port it just gave back again (two instances once
+    got the same GUI port, and the second could not start its API)."""
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port not in _ports_handed_out:
+            _ports_handed_out.add(port)
+            return port
 
 
 def wait_for(what, predicate, timeout, interval=0.2):
