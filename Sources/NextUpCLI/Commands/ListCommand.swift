@@ -70,8 +70,11 @@ struct NextCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
 
-    func run() throws {
-        let context = try CommandContext.open(global)
+    func run() throws { try Self.run(global.folders, json: json) }
+
+    /// What `next` does, however its command line was parsed (``QuickCommandLine``).
+    static func run(_ folders: FolderOptions, json: Bool) throws {
+        let context = try CommandContext.open(folders)
         try ListCommand.show(try context.store.nextUp(versions: json ? .newest : .none), json: json, empty: "Next Up is empty")
     }
 }
@@ -82,8 +85,11 @@ struct CountCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
 
-    func run() throws {
-        let context = try CommandContext.open(global)
+    func run() throws { try Self.run(global.folders, json: json) }
+
+    /// What `count` does, however its command line was parsed (``QuickCommandLine``).
+    static func run(_ folders: FolderOptions, json: Bool) throws {
+        let context = try CommandContext.open(folders)
         let n = try context.store.openCount()
         print(json ? "{\"open\":\(n)}" : String(n))
     }

@@ -7,17 +7,22 @@ import NextUpStore
 /// What a command runs against: the environment, the config, the store.
 struct CommandContext {
     let environment: [String: String]
-    let options: GlobalOptions
+    let folders: FolderOptions
     let config: NextUpConfig
     let store: TaskStore
 
     /// Loads the config and opens the store named by the options and environment.
     static func open(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CommandContext {
+        try open(options.folders, environment: environment)
+    }
+
+    /// The same, for folders named by a parser-free command line (``QuickCommandLine``).
+    static func open(_ folders: FolderOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CommandContext {
         let config = try loadConfig(environment: environment)
-        let location = StoreLocation.resolve(option: options.store, environment: environment)
+        let location = StoreLocation.resolve(option: folders.store, environment: environment)
         let store = try TaskStore.open(location)
         StoresKeptUntilExit.shared.keep(store)
-        return CommandContext(environment: environment, options: options, config: config, store: store)
+        return CommandContext(environment: environment, folders: folders, config: config, store: store)
     }
 
     /// The config file alone (for a command that reads its input before it
@@ -28,13 +33,13 @@ struct CommandContext {
 
     /// The peer folder, if one is configured: `--peer`, `$NEXTUP_PEER`, the config file.
     var peerFolder: URL? {
-        let raw = options.peer ?? environment["NEXTUP_PEER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.peerFolder
+        let raw = folders.peer ?? environment["NEXTUP_PEER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.peerFolder
         return raw.map { URL(fileURLWithPath: $0) }
     }
 
     /// The phone bridge's vdir, if one is configured: `--vdir`, `$NEXTUP_VDIR`, the config file.
     var vdir: URL? {
-        let raw = options.vdir ?? environment["NEXTUP_VDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? config.vdir
+        let raw = folders.vdir ?? environment["NEXTUP_VDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? config.vdir
         return raw.map { URL(fileURLWithPath: $0) }
     }
 
