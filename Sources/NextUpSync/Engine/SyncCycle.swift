@@ -585,16 +585,24 @@ public final class SyncCycle: Sendable {
         var damaged = start > headerEnd && cursor?.damaged == true
         var localReport = report
         let name = info.name
-        let outcome = try reader.readLines(of: name, owner: replica, from: start, upTo: info.size) { scan in
-            if scan.issues.contains(where: \.isLineDamage) { damaged = true }
-            try mergeInBatches(scan, file: name, cursor: { offset in
-                PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
-                           tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil)
-            }, trusted: trusted, &localReport)
-            if wentBack != nil || full || keys != nil {
-                for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
+        func read(_ merge: SyncStorageMerge?) throws -> LogFileReader.Outcome {
+            try reader.readLines(of: name, owner: replica, from: start, upTo: info.size) { scan in
+                if scan.issues.contains(where: \.isLineDamage) { damaged = true }
+                try mergeInBatches(scan, file: name, cursor: { offset in
+                    PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
+                               tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil)
+                }, trusted: trusted, merge: merge, &localReport)
+                if wentBack != nil || full || keys != nil {
+                    for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
+                }
+                consumed = true
             }
-            consumed = true
+        }
+        var outcome = LogFileReader.Outcome(end: start)
+        if options.wholeLogInOneTransaction && start == headerEnd && start < info.size {
+            try storage.mergeAtOnce { merge in try withoutActuallyEscaping(merge) { outcome = try read($0) } }
+        } else {
+            outcome = try read(nil)
         }
         report = localReport
         if keys != nil { keys = held }
@@ -671,14 +679,19 @@ public final class SyncCycle: Sendable {
     /// Merges one chunk's records, ``SyncOptions/mergeBatch`` records per
     /// transaction; with `cursor`, each transaction also stores the cursor
     /// just past its last record (the chunk's end for the last one).
-    func mergeInBatches(_ scan: LogScan, file: String, cursor: ((Int64) throws -> PeerCursor)?, trusted: Bool, _ report: inout SyncReport) throws {
+    ///
+    /// - Parameter merge: the merge to use (``SyncStorage/mergeAtOnce(_:)``'s);
+    ///   nil: ``SyncStorage/merge(_:cursor:)``, a transaction each.
+    func mergeInBatches(_ scan: LogScan, file: String, cursor: ((Int64) throws -> PeerCursor)?, trusted: Bool,
+                        merge: SyncStorageMerge? = nil, _ report: inout SyncReport) throws {
         var start = 0
         repeat {
             let end = min(scan.records.count, start + options.mergeBatch)
             let last = end == scan.records.count
             let offset = last ? scan.end : scan.recordEnds[end - 1]
             let changes = scan.records[start..<end].flatMap(\.changes)
-            let result = try storage.merge(changes, cursor: try cursor.map { (file, try $0(offset)) })
+            let position = try cursor.map { (file, try $0(offset)) }
+            let result = try merge.map { try $0(changes, position) } ?? storage.merge(changes, cursor: position)
             tally(result, last ? scan.issues : [], file: file, trusted: trusted, &report)
             start = end
         } while start < scan.records.count
