@@ -36,6 +36,22 @@ import Testing
         return out
     }
 
+    @Test func rowOrderIsByteOrder() {
+        var rng = SeededRandom(seed: 0x1D5)
+        let digits = Array("0123456789abcdef")
+        // Ids sharing long prefixes, so that the comparison goes deep.
+        let ids = (0..<400).map { _ in
+            TaskID(String((0..<32).map { i in i < 20 && rng.chance(0.9) ? "7" : digits[Int.random(in: 0..<16, using: &rng)] })
+                .enumerated().map { i, c in [8, 12, 16, 20].contains(i) ? "-\(c)" : "\(c)" }.joined())!
+        }
+        for a in ids {
+            for b in ids.prefix(50) {
+                #expect(TaskStore.rowPrecedes(a, b) == a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8), "\(a) \(b)")
+            }
+        }
+        #expect(TaskStore.inRowOrder(ids).map(\.rawValue) == ids.map(\.rawValue).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    }
+
     func indexes(_ store: TaskStore) throws -> [String] {
         try store.database.read { try String.fetchAll($0, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'task' AND sql IS NOT NULL ORDER BY name") }
     }
@@ -55,6 +71,12 @@ import Testing
         #expect(tallies == expected)
         #expect(try once.allTasks() == batched.allTasks())
         #expect(try once.allTasks().count == 1_200)
+        // And what Core's merge makes of the same changes in memory: the rows
+        // a later batch changes again (below the table's greatest id) were
+        // read back, none was taken for new.
+        var reference: [TaskID: TaskItem] = [:]
+        Merge.apply(Self.batches().flatMap { $0 }, to: &reference)
+        #expect(try Dictionary(uniqueKeysWithValues: once.allTasks().map { ($0.id, $0) }) == reference)
         #expect(try state(once) == state(batched))
         #expect(try indexes(once) == plainIndexes)
         #expect(try indexes(once).count == 5)

@@ -69,8 +69,20 @@ extension TaskStore {
         // Rows are read and written in id order: a large merge (a first
         // download) then walks the table's B-tree once, front to back,
         // instead of touching a random page per task.
+        // A log's changes come in runs of one task: the ids are gathered
+        // run by run and made unique once sorted (no set of strings).
+        var touched: [TaskID] = []
+        for change in changes where change.task != touched.last { touched.append(change.task) }
+        var ids: [TaskID] = []
+        ids.reserveCapacity(touched.count)
+        for id in Self.inRowOrder(touched) where id != ids.last { ids.append(id) }
+        // No row lies past the table's greatest id: those ids are not looked
+        // up (a log in id order into an empty store: none is).
+        let greatest = try String.fetchOne(db, sql: "SELECT max(id) FROM task")
+        let present = greatest.map { last in ids.prefix { !last.utf8.lexicographicallyPrecedes($0.rawValue.utf8) } } ?? []
         var tasks: [TaskID: TaskItem] = [:]
-        for task in try TaskRow.fetchAll(db, ids: Self.inRowOrder(Set(changes.map(\.task)))) { tasks[task.id] = task }
+        tasks.reserveCapacity(ids.count)
+        for task in try TaskRow.fetchAll(db, ids: present) { tasks[task.id] = task }
         let result = Merge.apply(changes, to: &tasks, localReplica: replica)
         for id in Self.inRowOrder(result.changedTasks) { try TaskRow.save(tasks[id]!, db) }
         if result.newestTimestamp > .zero {
