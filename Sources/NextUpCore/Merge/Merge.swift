@@ -98,6 +98,13 @@ public enum Merge {
     ///   made under it elsewhere (``Tally/foreignChangesUnderOwnID``).
     public static func apply<S: Sequence>(_ changes: S, to tasks: inout [TaskID: TaskItem],
                                           localReplica: ReplicaID?) -> Tally where S.Element == FieldChange {
+        apply(Array(changes), to: &tasks, localReplica: localReplica)
+    }
+
+    /// The batch merge of an array (what the store and the fakes hand it):
+    /// not generic, so callers in other modules do not go through a
+    /// sequence's iterator by witness table, change by change.
+    public static func apply(_ changes: [FieldChange], to tasks: inout [TaskID: TaskItem], localReplica: ReplicaID?) -> Tally {
         var tally = Tally()
         var changed: Set<TaskID> = []
         // The task of the current run, whether `tasks` held it, whether a change of the run won.
