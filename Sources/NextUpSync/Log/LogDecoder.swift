@@ -178,23 +178,25 @@ public struct LogDecoder {
     /// Replica ids are parsed once per decoder and remembered: most lines
     /// carry the same few.
     private func parseVersion(_ text: String) -> Version? {
-        let utf8 = text.utf8
-        guard utf8.count >= 16 else { return nil }
-        guard let raw = Self.hexDigits(text.utf8.prefix(16)), raw <= UInt64(Int64.max) else { return nil }
-        let timestamp = HybridTimestamp(rawValue: Int64(raw))
-        if utf8.count == 16 { return Version(timestamp: timestamp, replica: owner) }
-        guard utf8.dropFirst(16).first == UInt8(ascii: "@") else { return nil }
-        let replicaText = String(decoding: utf8.dropFirst(17), as: UTF8.self)
-        if let known = replicas.known[replicaText] { return Version(timestamp: timestamp, replica: known) }
-        guard let replica = ReplicaID(replicaText), replica.rawValue == replicaText else { return nil }
-        replicas.known[replicaText] = replica
-        return Version(timestamp: timestamp, replica: replica)
+        var text = text
+        return text.withUTF8 { bytes -> Version? in
+            guard bytes.count >= 16, let raw = Self.hexDigits(UnsafeBufferPointer(rebasing: bytes[..<16])), raw <= UInt64(Int64.max) else { return nil }
+            let timestamp = HybridTimestamp(rawValue: Int64(raw))
+            if bytes.count == 16 { return Version(timestamp: timestamp, replica: owner) }
+            guard bytes[16] == UInt8(ascii: "@") else { return nil }
+            let replicaText = String(decoding: UnsafeBufferPointer(rebasing: bytes[17...]), as: UTF8.self)
+            if let known = replicas.known[replicaText] { return Version(timestamp: timestamp, replica: known) }
+            guard let replica = ReplicaID(replicaText), replica.rawValue == replicaText else { return nil }
+            replicas.known[replicaText] = replica
+            return Version(timestamp: timestamp, replica: replica)
+        }
     }
 
-    /// The value of sixteen hex digits as `UInt64(_:radix: 16)` reads them:
-    /// digits of either case are read in place; anything else (a sign, say)
-    /// is left to that initializer.
-    static func hexDigits(_ digits: Substring.UTF8View) -> UInt64? {
+    /// The value of hex digits as `UInt64(_:radix: 16)` reads them: digits
+    /// of either case are read in place; anything else (a sign, say) is
+    /// left to that initializer.
+    static func hexDigits(_ digits: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard digits.count <= 16 else { return UInt64(String(decoding: digits, as: UTF8.self), radix: 16) }
         var value: UInt64 = 0
         for byte in digits {
             let digit: UInt8
@@ -202,7 +204,7 @@ public struct LogDecoder {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return UInt64(String(Substring(digits)), radix: 16)
+            default: return UInt64(String(decoding: digits, as: UTF8.self), radix: 16)
             }
             value = value << 4 | UInt64(digit)
         }

@@ -183,7 +183,7 @@ import Testing
             texts.append(String((0..<16).map { _ in rng.chance(0.9) ? alphabet[Int.random(in: 0..<16, using: &rng)] : alphabet.randomElement(using: &rng)! }))
         }
         for text in texts {
-            #expect(LogDecoder.hexDigits(text.utf8.prefix(16)) == UInt64(String(text.prefix(16)), radix: 16), "\(text)")
+            #expect(Array(text.utf8.prefix(16)).withUnsafeBufferPointer { LogDecoder.hexDigits($0) } == UInt64(String(text.prefix(16)), radix: 16), "\(text)")
         }
     }
 
