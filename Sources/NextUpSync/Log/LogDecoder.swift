@@ -111,8 +111,9 @@ public struct LogDecoder {
         var changes: [FieldChange] = []
         changes.reserveCapacity(pairs.count)
         var fieldIssues: [(name: String, kind: LogIssue.Kind)] = []
+        var next = 0
         for (name, pair) in pairs {
-            guard let field = TaskField(rawValue: name) else {
+            guard let field = Self.knownField(name, from: &next) ?? TaskField(rawValue: name) else {
                 fieldIssues.append((name, .invalidField("unknown field \"\(Sanitized.short(name))\" in task \(task.short)")))
                 continue
             }
@@ -138,6 +139,23 @@ public struct LogDecoder {
             result.records.append(LogRecord(task: task, changes: changes))
             result.recordEnds.append(offset + Int64(line.count) + 1)
         }
+    }
+
+    /// The known field named `name`, looked for in the field table from
+    /// position `next` on (the writer lists a record's fields in table
+    /// order, so each is found at once, without hashing its name); `next`
+    /// moves past it. Nil when it is not there: ask `TaskField(rawValue:)`.
+    static func knownField(_ name: String, from next: inout Int) -> TaskField? {
+        let table = FieldSpec.table
+        var i = next
+        while i < table.count {
+            if table[i].field.rawValue == name {
+                next = i + 1
+                return table[i].field
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// Reads a line (checksum already verified) in exactly the form

@@ -198,4 +198,23 @@ import Testing
         #expect(named == ["duration", "importance", "notes", "urgency"])
         #expect(scan.records.first?.changes.map(\.field) == [.title, .due])
     }
+
+    /// A field found by its place in the table is the field of that name.
+    @Test func knownFieldsAreFoundByPlaceAsByName() {
+        let names = FieldSpec.table.map(\.field.rawValue)
+        var next = 0
+        for name in names {
+            #expect(LogDecoder.knownField(name, from: &next) == TaskField(rawValue: name))
+        }
+        #expect(next == names.count)
+        for name in names.reversed() + ["tag:work", "zzz", "Title", ""] {
+            var start = 0
+            let found = LogDecoder.knownField(name, from: &start)
+            #expect(found == nil || found == TaskField(rawValue: name), "\(name)")
+            #expect((found != nil) == (TaskField(rawValue: name)?.isKnown == true), "\(name)")
+            // Past its place: not found, left to the name lookup.
+            var past = names.count
+            #expect(LogDecoder.knownField(name, from: &past) == nil)
+        }
+    }
 }
