@@ -106,14 +106,19 @@ public enum Merge {
     /// sequence's iterator by witness table, change by change.
     public static func apply(_ changes: [FieldChange], to tasks: inout [TaskID: TaskItem], localReplica: ReplicaID?) -> Tally {
         var tally = Tally()
-        var changed: Set<TaskID> = []
+        // The tasks in `changedTasks`, as a set: needed only once a run
+        // finds its task held — until then every run's task is one no
+        // earlier run changed (a changed task is put back, so held later),
+        // and a whole log into an empty store never hashes an id for it.
+        var changed: Set<TaskID>?
         // The task of the current run, whether `tasks` held it, whether a change of the run won.
         var current: TaskItem?
         var held = false
         var won = false
         func putBack() {
             guard let task = current.take() else { return }
-            if won, changed.insert(task.id).inserted { tally.changedTasks.append(task.id) }
+            if held && changed == nil { changed = Set(tally.changedTasks) }
+            if won, changed?.insert(task.id).inserted ?? true { tally.changedTasks.append(task.id) }
             if won || held { tasks[task.id] = task }
         }
         for change in changes {

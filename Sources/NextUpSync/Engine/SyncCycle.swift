@@ -706,6 +706,7 @@ public final class SyncCycle: Sendable {
 
     private func tally(_ result: TaskStore.RemoteMergeResult, _ issues: [LogIssue], file: String, trusted: Bool, _ report: inout SyncReport) {
         report.merged += result.applied
+        report.changedTasks.reserveCapacity(report.changedTasks.count + result.changedTasks.count)
         report.changedTasks.formUnion(result.changedTasks)
         report.issues += issues
         if !trusted { report.foreignChangesUnderOwnID += result.foreignChangesUnderOwnID }
