@@ -117,7 +117,9 @@ public struct LogDecoder {
                 fieldIssues.append((name, .invalidField("unknown field \"\(Sanitized.short(name))\" in task \(task.short)")))
                 continue
             }
-            guard let value = pair.value, let versionText = pair.version, let version = parseVersion(versionText) else {
+            let version = pair.ownerTimestamp.map { Version(timestamp: HybridTimestamp(rawValue: $0), replica: owner) }
+                ?? pair.version.flatMap(parseVersion)
+            guard let value = pair.value, let version else {
                 fieldIssues.append((name, .invalidField("field \(name) of task \(task.short) has no valid value and version")))
                 continue
             }
@@ -139,6 +141,19 @@ public struct LogDecoder {
             result.records.append(LogRecord(task: task, changes: changes))
             result.recordEnds.append(offset + Int64(line.count) + 1)
         }
+    }
+
+    /// At `"<16 hex digits>"` (the owner's version, as the writer spells
+    /// it): the number they make, the reader moved past them. Nil, the
+    /// reader unmoved, at anything else (then read as a string).
+    static func ownerVersion(_ reader: inout JSONByteReader) -> Int64? {
+        let start = reader.index
+        guard start + 18 <= reader.bytes.count, reader.bytes[start] == UInt8(ascii: "\""),
+              reader.bytes[start + 17] == UInt8(ascii: "\""),
+              let raw = hexDigits(UnsafeBufferPointer(rebasing: reader.bytes[(start + 1)..<(start + 17)])),
+              raw <= UInt64(Int64.max) else { return nil }
+        reader.index = start + 18
+        return Int64(raw)
     }
 
     /// The known field named `name`, looked for in the field table from
@@ -176,11 +191,21 @@ public struct LogDecoder {
             pairs.reserveCapacity(FieldSpec.table.count)
             if !reader.take("}") {
                 while true {
-                    guard let name = reader.string(), reader.take(":["), let value = reader.value(),
-                          reader.take(","), let version = reader.string(), reader.take("]") else { return nil }
+                    guard let name = reader.string(), reader.take(":["), let value = reader.value(), reader.take(",") else { return nil }
+                    // The owner's own version, `"<16 hex digits>"`, read as
+                    // its number without a string in between.
+                    var pair: WirePair
+                    if let raw = Self.ownerVersion(&reader) {
+                        pair = WirePair(value: value, version: nil)
+                        pair.ownerTimestamp = raw
+                    } else {
+                        guard let version = reader.string() else { return nil }
+                        pair = WirePair(value: value, version: version)
+                    }
+                    guard reader.take("]") else { return nil }
                     // A repeated key: JSONDecoder's choice is not ours to guess.
                     if pairs.contains(where: { $0.name == name }) { return nil }
-                    pairs.append((name: name, pair: WirePair(value: value, version: version)))
+                    pairs.append((name: name, pair: pair))
                     if reader.take(",") { continue }
                     guard reader.take("}") else { return nil }
                     break
@@ -302,6 +327,9 @@ struct WireRecord: Decodable {
 struct WirePair: Decodable {
     var value: FieldValue?
     var version: String?
+    /// The version's timestamp when it is the owner's, `"<16 hex>"`, read
+    /// on bytes (``LogDecoder/readWritten(_:)``); ``version`` is then nil.
+    var ownerTimestamp: Int64?
 
     init(value: FieldValue?, version: String?) {
         self.value = value
