@@ -18,7 +18,9 @@ import NextUpStore
 ///    verified; a damaged log is rewritten from the store.
 /// 2. **Download.** For every other replica's log, the bytes after this
 ///    replica's cursor for it, merged chunk by chunk, each chunk in one store
-///    transaction that also advances the cursor. A file is read from its
+///    transaction that also advances the cursor (a one-shot sync merges a
+///    file read from its start in one transaction:
+///    ``SyncOptions/wholeLogInOneTransaction``). A file is read from its
 ///    start when there is no cursor, the generation changed, the file shrank,
 ///    the cursor is otherwise invalid, or `full` is asked. Conflict copies
 ///    are read whole. Damage is skipped and reported.
