@@ -708,8 +708,8 @@ public final class SyncCycle: Sendable {
 
     private func tally(_ result: TaskStore.RemoteMergeResult, _ issues: [LogIssue], file: String, trusted: Bool, _ report: inout SyncReport) {
         report.merged += result.applied
-        report.changedTasks.reserveCapacity(report.changedTasks.count + result.changedTasks.count)
-        report.changedTasks.formUnion(result.changedTasks)
+        // The first merge's tasks sized at once (they are distinct); later ones added.
+        if report.changedTasks.isEmpty { report.changedTasks = Set(result.changedTasks) } else { report.changedTasks.formUnion(result.changedTasks) }
         report.issues += issues
         if !trusted { report.foreignChangesUnderOwnID += result.foreignChangesUnderOwnID }
         if result.newestTimestamp > .zero, let ahead = HybridClock.skew(of: result.newestTimestamp, now: clock.nowMillis()) {
