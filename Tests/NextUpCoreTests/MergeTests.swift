@@ -54,6 +54,48 @@ import Testing
         }
     }
 
+    /// The batch merge applies a run of one task's changes to one copy; it
+    /// must give what applying each change in turn gives — tasks and tally —
+    /// with runs long and short, tasks known before or not, and changes
+    /// that lose or are rejected.
+    @Test func theBatchMergeIsChangeByChange() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...Int.max)) { seed in
+            var rng = SeededRandom(seed: UInt64(seed))
+            var changes = Self.randomChanges(&rng, count: 60)
+            // Runs of one task, as log records carry them (and a run split in two).
+            if rng.next() % 2 == 0 { changes.sort { $0.task < $1.task } }
+            if rng.next() % 3 == 0 {
+                let t = changes[0].task
+                changes.insert(FieldChange(task: t, field: .importance, value: .int(9), version: changes[0].version), at: 1)
+            }
+            var start: [TaskID: TaskItem] = [:]
+            if rng.next() % 2 == 0 { Merge.apply(Self.randomChanges(&rng, count: 10), to: &start) }
+            let local = Self.replicas[Int(rng.next() % 3)]
+
+            var batch = start
+            let tally = Merge.apply(changes, to: &batch, localReplica: local)
+
+            var one = start
+            var expected = Merge.Tally()
+            var changed: Set<TaskID> = []
+            for change in changes {
+                if change.version.timestamp > expected.newestTimestamp { expected.newestTimestamp = change.version.timestamp }
+                var task = one[change.task] ?? TaskItem(id: change.task)
+                switch Merge.apply(change, to: &task) {
+                case .applied:
+                    expected.applied += 1
+                    if change.version.replica == local { expected.foreignChangesUnderOwnID += 1 }
+                    if changed.insert(change.task).inserted { expected.changedTasks.append(change.task) }
+                    one[change.task] = task
+                case .superseded: expected.superseded += 1
+                case .rejected: expected.rejected += 1
+                }
+            }
+            #expect(batch == one)
+            #expect(tally == expected)
+        }
+    }
+
     @Test func concurrentEditsOfDifferentFieldsBothSurvive() {
         let id = Self.tasks[0]
         let t = HybridTimestamp(millis: 100)

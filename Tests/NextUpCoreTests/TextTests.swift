@@ -1,4 +1,5 @@
 import Testing
+import NextUpTestSupport
 @testable import NextUpCore
 
 @Suite struct TextTests {
@@ -50,5 +51,19 @@ import Testing
         #expect(throws: TaskInputError.self) { try TaskText.title(String(repeating: self.heavy, count: 100)) }
         #expect(throws: TaskInputError.self) { try TaskText.category(String(repeating: self.heavy, count: 10)) }
         #expect(throws: TaskInputError.self) { try TaskText.label(String(repeating: self.heavy, count: 100), name: "source") }
+    }
+}
+
+/// `TaskText.fits` counts characters only past the limit in bytes' worth of
+/// them; it must answer what counting them always answers.
+@Suite struct TextFitsTests {
+    @Test func fitsIsItsDefinition() {
+        var rng = SeededRandom(seed: 0xF175)
+        let pieces = ["a", " ", "é", "e\u{301}", "漢", "🧪", "👩‍💻", "🇫🇷", "\r\n"]
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...8, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            let characters = Int.random(in: 0...12, using: &rng), bytes = Int.random(in: 0...40, using: &rng)
+            #expect(TaskText.fits(text, characters: characters, bytes: bytes) == (text.utf8.count <= bytes && text.count <= characters), "\(text)")
+        }
     }
 }

@@ -41,7 +41,8 @@ public enum Merge {
         let current = task.versions[change.field]
         guard wins(change.version, over: current)
             || (change.version == current && valueOrder(task.value(of: change.field), change.value)) else { return .superseded }
-        task.set(change.field, to: change.value)
+        // Checked above: set without checking again.
+        task.restore(change.field, to: change.value)
         task.versions[change.field] = change.version
         return .applied
     }
@@ -87,25 +88,65 @@ public enum Merge {
     /// (making the unknown ones), and tallies what happened. The store and
     /// every fake persist `tasks[id]` for each id in ``Tally/changedTasks``.
     ///
+    /// The same as applying each change in turn with ``apply(_:to:)``
+    /// (tested against that): a run of consecutive changes of one task — a
+    /// log record's — is applied to one copy of the task, taken out of
+    /// `tasks` once and put back once, instead of a lookup, a copy and a
+    /// store per change.
+    ///
     /// - Parameter localReplica: the merging replica's id, to count changes
     ///   made under it elsewhere (``Tally/foreignChangesUnderOwnID``).
     public static func apply<S: Sequence>(_ changes: S, to tasks: inout [TaskID: TaskItem],
                                           localReplica: ReplicaID?) -> Tally where S.Element == FieldChange {
+        apply(Array(changes), to: &tasks, localReplica: localReplica)
+    }
+
+    /// The batch merge of an array (what the store and the fakes hand it):
+    /// not generic, so callers in other modules do not go through a
+    /// sequence's iterator by witness table, change by change.
+    public static func apply(_ changes: [FieldChange], to tasks: inout [TaskID: TaskItem], localReplica: ReplicaID?) -> Tally {
         var tally = Tally()
-        var changed: Set<TaskID> = []
+        // The tasks in `changedTasks`, as a set: needed only once a run
+        // finds its task held — until then every run's task is one no
+        // earlier run changed (a changed task is put back, so held later),
+        // and a whole log into an empty store never hashes an id for it.
+        var changed: Set<TaskID>?
+        // The task of the current run, whether `tasks` held it, whether a change of the run won.
+        var current: TaskItem?
+        var held = false
+        var won = false
+        func putBack() {
+            guard let task = current.take() else { return }
+            if held && changed == nil { changed = Set(tally.changedTasks) }
+            if won, changed?.insert(task.id).inserted ?? true { tally.changedTasks.append(task.id) }
+            if won || held { tasks[task.id] = task }
+        }
         for change in changes {
             if change.version.timestamp > tally.newestTimestamp { tally.newestTimestamp = change.version.timestamp }
-            var task = tasks[change.task] ?? TaskItem(id: change.task)
-            switch apply(change, to: &task) {
+            if current?.id != change.task {
+                putBack()
+                if let task = tasks.removeValue(forKey: change.task) {
+                    current = task
+                    held = true
+                } else {
+                    var task = TaskItem(id: change.task)
+                    // Room for every known field at once (a new task's record usually sets several).
+                    task.versions.reserveCapacity(FieldSpec.table.count)
+                    current = task
+                    held = false
+                }
+                won = false
+            }
+            switch apply(change, to: &current!) {
             case .applied:
                 tally.applied += 1
                 if change.version.replica == localReplica { tally.foreignChangesUnderOwnID += 1 }
-                if changed.insert(change.task).inserted { tally.changedTasks.append(change.task) }
-                tasks[change.task] = task
+                won = true
             case .superseded: tally.superseded += 1
             case .rejected: tally.rejected += 1
             }
         }
+        putBack()
         return tally
     }
 

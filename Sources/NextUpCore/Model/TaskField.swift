@@ -131,7 +131,8 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
     /// Whether `value` is a well-formed value for this register. Values
     /// failing this (from a damaged or hostile log) are never merged.
     public func accepts(_ value: FieldValue) -> Bool {
-        if isKnown { return FieldSpec.table[ordinal].accepts(value) }
+        // Read in place (a FieldSpec copied out retains every closure it holds).
+        if isKnown { return FieldSpec.table[ordinal].acceptsValue(value) }
         if tagName != nil {
             if case .bool = value { return true }
             return false

@@ -20,7 +20,9 @@ public enum TaskText {
     /// Whether `text` is within `characters` characters and `bytes` bytes of
     /// UTF-8 (bytes first: cheap, and bounds the character count's cost).
     public static func fits(_ text: String, characters: Int, bytes: Int) -> Bool {
-        text.utf8.count <= bytes && text.count <= characters
+        // Within the limit in bytes is within it in characters (each takes
+        // at least one byte): characters are counted only past it.
+        text.utf8.count <= bytes && (text.utf8.count <= characters || text.count <= characters)
     }
 
     /// Throws the one-line refusal for a text of `name` beyond its limits.

@@ -30,25 +30,69 @@ extension TaskStore {
     ///   ``syncKeyPrefix``.
     public func mergeRemote(_ changes: [FieldChange], state: [String: String?] = [:]) throws -> RemoteMergeResult {
         precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
-        return try syncTransaction(records: changes.count) { db in
-            let replica = try Self.replicaID(db)
-            // Load the tasks the changes touch, merge in Core, save what changed.
-            // Rows are read and written in id order: a large merge (a first
-            // download) then walks the table's B-tree once, front to back,
-            // instead of touching a random page per task.
-            var tasks: [TaskID: TaskItem] = [:]
-            for task in try TaskRow.fetchAll(db, ids: Self.inRowOrder(Set(changes.map(\.task)))) { tasks[task.id] = task }
-            let result = Merge.apply(changes, to: &tasks, localReplica: replica)
-            for id in Self.inRowOrder(result.changedTasks) { try TaskRow.save(tasks[id]!, db) }
-            if result.newestTimestamp > .zero {
-                let last = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
-                if result.newestTimestamp.rawValue > last {
-                    try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock'", arguments: [String(result.newestTimestamp.rawValue)])
-                }
+        return try syncTransaction(records: changes.count) { db in try Self.mergeRemote(changes, state: state, db) }
+    }
+
+    /// Runs `body` in one IMMEDIATE transaction, handing it a `merge` that
+    /// does what ``mergeRemote(_:state:)`` does (same contract, batch by
+    /// batch), inside that transaction: for a whole log read at once (a
+    /// first sync), so that a crash or an error leaves none of it, and what
+    /// was merged is written once instead of once per batch.
+    ///
+    /// When the store holds no task as the transaction starts, the task
+    /// table's secondary indexes are dropped and built again once at its
+    /// end, in the same transaction (what a large import does,
+    /// ``dropTaskIndexes(_:)``): a log written in id order then only appends
+    /// to the table, instead of inserting every row at a random place of
+    /// five indexes (a first sync of 100,000 tasks rewrote most of their
+    /// pages into the WAL in each of its ten transactions). No reader ever
+    /// sees the table without its indexes.
+    public func mergeRemoteAtOnce<T>(_ body: (_ merge: (_ changes: [FieldChange], _ state: [String: String?]) throws -> RemoteMergeResult) throws -> T) throws -> T {
+        try syncTransaction(records: Self.largeWriteRecords + 1) { db in
+            let empty = try Row.fetchOne(db, sql: "SELECT 1 FROM task LIMIT 1") == nil
+            let dropped = empty ? try Self.dropTaskIndexes(db) : []
+            // Appending only, SQLite's default cache does (as in an import).
+            if !dropped.isEmpty { try db.execute(sql: "PRAGMA cache_size = -2000") }
+            let result = try body { changes, state in
+                precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
+                return try Self.mergeRemote(changes, state: state, db)
             }
-            try Self.applySyncState(state, db)
+            for sql in dropped { try db.execute(sql: sql) }
             return result
         }
+    }
+
+    /// ``mergeRemote(_:state:)``'s work, in the caller's transaction.
+    private static func mergeRemote(_ changes: [FieldChange], state: [String: String?], _ db: Database) throws -> RemoteMergeResult {
+        let replica = try Self.replicaID(db)
+        // Load the tasks the changes touch, merge in Core, save what changed.
+        // Rows are read and written in id order: a large merge (a first
+        // download) then walks the table's B-tree once, front to back,
+        // instead of touching a random page per task.
+        // A log's changes come in runs of one task: the ids are gathered
+        // run by run and made unique once sorted (no set of strings).
+        var touched: [TaskID] = []
+        for change in changes where change.task != touched.last { touched.append(change.task) }
+        var ids: [TaskID] = []
+        ids.reserveCapacity(touched.count)
+        for id in Self.inRowOrder(touched) where id != ids.last { ids.append(id) }
+        // No row lies past the table's greatest id: those ids are not looked
+        // up (a log in id order into an empty store: none is).
+        let greatest = try String.fetchOne(db, sql: "SELECT max(id) FROM task")
+        let present = greatest.map { last in ids.prefix { !last.utf8.lexicographicallyPrecedes($0.rawValue.utf8) } } ?? []
+        var tasks: [TaskID: TaskItem] = [:]
+        tasks.reserveCapacity(ids.count)
+        for task in try TaskRow.fetchAll(db, ids: present) { tasks[task.id] = task }
+        let result = Merge.apply(changes, to: &tasks, localReplica: replica)
+        for id in Self.inRowOrder(result.changedTasks) { try TaskRow.save(tasks[id]!, db) }
+        if result.newestTimestamp > .zero {
+            let last = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
+            if result.newestTimestamp.rawValue > last {
+                try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock'", arguments: [String(result.newestTimestamp.rawValue)])
+            }
+        }
+        try Self.applySyncState(state, db)
+        return result
     }
 
     /// The sync-state entries whose keys start with `prefix` (itself starting

@@ -171,7 +171,19 @@ public final class TaskStore: Sendable {
     /// The order of rows in the task table's B-tree (SQLite compares TEXT
     /// keys byte by byte).
     static func rowPrecedes(_ a: TaskID, _ b: TaskID) -> Bool {
-        a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8)
+        // memcmp on the bytes in place (the generic comparison of two
+        // UTF-8 views took 2% of a first sync's sort).
+        var a = a.rawValue, b = b.rawValue
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0 {
+                    let order = memcmp(x.baseAddress!, y.baseAddress!, common)
+                    if order != 0 { return order < 0 }
+                }
+                return x.count < y.count
+            }
+        }
     }
 
     /// `ids` in the table's row order.

@@ -18,7 +18,9 @@ import NextUpStore
 ///    verified; a damaged log is rewritten from the store.
 /// 2. **Download.** For every other replica's log, the bytes after this
 ///    replica's cursor for it, merged chunk by chunk, each chunk in one store
-///    transaction that also advances the cursor. A file is read from its
+///    transaction that also advances the cursor (a one-shot sync merges a
+///    file read from its start in one transaction:
+///    ``SyncOptions/wholeLogInOneTransaction``). A file is read from its
 ///    start when there is no cursor, the generation changed, the file shrank,
 ///    the cursor is otherwise invalid, or `full` is asked. Conflict copies
 ///    are read whole. Damage is skipped and reported.
@@ -585,16 +587,24 @@ public final class SyncCycle: Sendable {
         var damaged = start > headerEnd && cursor?.damaged == true
         var localReport = report
         let name = info.name
-        let outcome = try reader.readLines(of: name, owner: replica, from: start, upTo: info.size) { scan in
-            if scan.issues.contains(where: \.isLineDamage) { damaged = true }
-            try mergeInBatches(scan, file: name, cursor: { offset in
-                PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
-                           tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil)
-            }, trusted: trusted, &localReport)
-            if wentBack != nil || full || keys != nil {
-                for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
+        func read(_ merge: SyncStorageMerge?) throws -> LogFileReader.Outcome {
+            try reader.readLines(of: name, owner: replica, from: start, upTo: info.size) { scan in
+                if scan.issues.contains(where: \.isLineDamage) { damaged = true }
+                try mergeInBatches(scan, file: name, cursor: { offset in
+                    PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
+                               tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil)
+                }, trusted: trusted, merge: merge, &localReport)
+                if wentBack != nil || full || keys != nil {
+                    for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
+                }
+                consumed = true
             }
-            consumed = true
+        }
+        var outcome = LogFileReader.Outcome(end: start)
+        if options.wholeLogInOneTransaction && start == headerEnd && start < info.size {
+            try storage.mergeAtOnce { merge in try withoutActuallyEscaping(merge) { outcome = try read($0) } }
+        } else {
+            outcome = try read(nil)
         }
         report = localReport
         if keys != nil { keys = held }
@@ -671,14 +681,19 @@ public final class SyncCycle: Sendable {
     /// Merges one chunk's records, ``SyncOptions/mergeBatch`` records per
     /// transaction; with `cursor`, each transaction also stores the cursor
     /// just past its last record (the chunk's end for the last one).
-    func mergeInBatches(_ scan: LogScan, file: String, cursor: ((Int64) throws -> PeerCursor)?, trusted: Bool, _ report: inout SyncReport) throws {
+    ///
+    /// - Parameter merge: the merge to use (``SyncStorage/mergeAtOnce(_:)``'s);
+    ///   nil: ``SyncStorage/merge(_:cursor:)``, a transaction each.
+    func mergeInBatches(_ scan: LogScan, file: String, cursor: ((Int64) throws -> PeerCursor)?, trusted: Bool,
+                        merge: SyncStorageMerge? = nil, _ report: inout SyncReport) throws {
         var start = 0
         repeat {
             let end = min(scan.records.count, start + options.mergeBatch)
             let last = end == scan.records.count
             let offset = last ? scan.end : scan.recordEnds[end - 1]
             let changes = scan.records[start..<end].flatMap(\.changes)
-            let result = try storage.merge(changes, cursor: try cursor.map { (file, try $0(offset)) })
+            let position = try cursor.map { (file, try $0(offset)) }
+            let result = try merge.map { try $0(changes, position) } ?? storage.merge(changes, cursor: position)
             tally(result, last ? scan.issues : [], file: file, trusted: trusted, &report)
             start = end
         } while start < scan.records.count
@@ -693,7 +708,8 @@ public final class SyncCycle: Sendable {
 
     private func tally(_ result: TaskStore.RemoteMergeResult, _ issues: [LogIssue], file: String, trusted: Bool, _ report: inout SyncReport) {
         report.merged += result.applied
-        report.changedTasks.formUnion(result.changedTasks)
+        // The first merge's tasks sized at once (they are distinct); later ones added.
+        if report.changedTasks.isEmpty { report.changedTasks = Set(result.changedTasks) } else { report.changedTasks.formUnion(result.changedTasks) }
         report.issues += issues
         if !trusted { report.foreignChangesUnderOwnID += result.foreignChangesUnderOwnID }
         if result.newestTimestamp > .zero, let ahead = HybridClock.skew(of: result.newestTimestamp, now: clock.nowMillis()) {

@@ -9,6 +9,12 @@ public struct SyncOptions: Sendable, Equatable {
     /// Records merged per store transaction: keeps each transaction short, so
     /// a large reconcile never holds the store for long.
     public var mergeBatch: Int = 500
+    /// Whether a peer log read from its start (a first sync) is merged in
+    /// one store transaction (``SyncStorage/mergeAtOnce(_:)``) rather than
+    /// one per ``mergeBatch``: into an empty store, the rows are then
+    /// appended with the table's indexes built once at the end. The price:
+    /// the store is held for the whole read (~1.5 s at 100,000 tasks).
+    public var wholeLogInOneTransaction = false
     /// Records read per slice of the background engine's start-up reconcile
     /// (``SyncCycle/reconcileSlice(_:)``): the engine releases the store and
     /// the sync lock after each slice, so a peer's new change waits for at
@@ -32,7 +38,13 @@ public struct SyncOptions: Sendable, Equatable {
     /// 100,000 tasks wrote 2.3 GB (580,000 pages) for a 67 MB store and took
     /// 8–9 s; with 10,000, 0.4 GB and 4.7 s. The price: another process's
     /// write waits for the current transaction (~0.3 s at that size).
-    public static let oneShot = SyncOptions(mergeBatch: 10_000)
+    /// A log read from its start is merged in one transaction
+    /// (``wholeLogInOneTransaction``).
+    public static let oneShot: SyncOptions = {
+        var options = SyncOptions(mergeBatch: 10_000)
+        options.wholeLogInOneTransaction = true
+        return options
+    }()
 
     public init(compactionMinimumBytes: Int64 = 4 * 1024 * 1024, compactionFactor: Int64 = 4, uploadBatch: Int = 20_000, mergeBatch: Int = 500, pollIntervalMillis: Int64 = 3_000,
                 retireLogsAfterMillis: Int64 = 180 * 86_400_000, reconcileSliceRecords: Int = 5_000) {

@@ -92,7 +92,7 @@ public struct LogDecoder {
         func issue(_ kind: LogIssue.Kind) { result.issues.append(LogIssue(file: file, offset: offset, kind: kind)) }
         if line.isEmpty || line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { return }
         if line.count > LogFormat.maxLineLength { return issue(.lineTooLong(bytes: Int64(line.count))) }
-        guard String(validating: line, as: UTF8.self) != nil else { return issue(.invalidUTF8) }
+        guard Self.isValidUTF8(line) else { return issue(.invalidUTF8) }
         guard Self.verifiedChecksum(line) else { return issue(.checksumMismatch) }
         let taskText: String
         let pairs: [(name: String, pair: WirePair)]
@@ -104,31 +104,73 @@ public struct LogDecoder {
             pairs = wire.set.map { (name: $0.key, pair: $0.value) }
         }
         guard let task = TaskID(taskText), task.rawValue == taskText else { return issue(.malformed("invalid task id")) }
+        // The pairs are taken in the order given (the file's, or a
+        // dictionary's); what depends on an order is made independent of it:
+        // the issues are reported by field name, the changes kept in field
+        // order (sorted only when not already: the writer writes them so).
         var changes: [FieldChange] = []
-        for (name, pair) in pairs.sorted(by: { $0.name < $1.name }) {
-            guard let field = TaskField(rawValue: name) else {
-                issue(.invalidField("unknown field \"\(Sanitized.short(name))\" in task \(task.short)"))
+        changes.reserveCapacity(pairs.count)
+        var fieldIssues: [(name: String, kind: LogIssue.Kind)] = []
+        var next = 0
+        for (name, pair) in pairs {
+            guard let field = Self.knownField(name, from: &next) ?? TaskField(rawValue: name) else {
+                fieldIssues.append((name, .invalidField("unknown field \"\(Sanitized.short(name))\" in task \(task.short)")))
                 continue
             }
-            guard let value = pair.value, let versionText = pair.version, let version = parseVersion(versionText) else {
-                issue(.invalidField("field \(name) of task \(task.short) has no valid value and version"))
+            let version = pair.ownerTimestamp.map { Version(timestamp: HybridTimestamp(rawValue: $0), replica: owner) }
+                ?? pair.version.flatMap(parseVersion)
+            guard let value = pair.value, let version else {
+                fieldIssues.append((name, .invalidField("field \(name) of task \(task.short) has no valid value and version")))
                 continue
             }
             guard field.accepts(value) else {
-                issue(.invalidField("field \(name) of task \(task.short) has an invalid value"))
+                fieldIssues.append((name, .invalidField("field \(name) of task \(task.short) has an invalid value")))
                 continue
             }
             if let notAfter, version.timestamp > notAfter {
-                issue(.invalidField("field \(name) of task \(task.short) is dated more than a year ahead of this machine's clock (damaged); refused"))
+                fieldIssues.append((name, .invalidField("field \(name) of task \(task.short) is dated more than a year ahead of this machine's clock (damaged); refused")))
                 continue
             }
             changes.append(FieldChange(task: task, field: field, value: value, version: version))
         }
+        if fieldIssues.count > 1 { fieldIssues.sort { $0.name < $1.name } }
+        for (_, kind) in fieldIssues { issue(kind) }
         if pairs.isEmpty { return issue(.malformed("no field changes")) }
         if !changes.isEmpty {
-            result.records.append(LogRecord(task: task, changes: changes.sorted { $0.field < $1.field }))
+            if !changes.indices.dropFirst().allSatisfy({ changes[$0 - 1].field < changes[$0].field }) { changes.sort { $0.field < $1.field } }
+            result.records.append(LogRecord(task: task, changes: changes))
             result.recordEnds.append(offset + Int64(line.count) + 1)
         }
+    }
+
+    /// At `"<16 hex digits>"` (the owner's version, as the writer spells
+    /// it): the number they make, the reader moved past them. Nil, the
+    /// reader unmoved, at anything else (then read as a string).
+    static func ownerVersion(_ reader: inout JSONByteReader) -> Int64? {
+        let start = reader.index
+        guard start + 18 <= reader.bytes.count, reader.bytes[start] == UInt8(ascii: "\""),
+              reader.bytes[start + 17] == UInt8(ascii: "\""),
+              let raw = hexDigits(UnsafeBufferPointer(rebasing: reader.bytes[(start + 1)..<(start + 17)])),
+              raw <= UInt64(Int64.max) else { return nil }
+        reader.index = start + 18
+        return Int64(raw)
+    }
+
+    /// The known field named `name`, looked for in the field table from
+    /// position `next` on (the writer lists a record's fields in table
+    /// order, so each is found at once, without hashing its name); `next`
+    /// moves past it. Nil when it is not there: ask `TaskField(rawValue:)`.
+    static func knownField(_ name: String, from next: inout Int) -> TaskField? {
+        let table = FieldSpec.table
+        var i = next
+        while i < table.count {
+            if table[i].field.rawValue == name {
+                next = i + 1
+                return table[i].field
+            }
+            i += 1
+        }
+        return nil
     }
 
     /// Reads a line (checksum already verified) in exactly the form
@@ -149,11 +191,21 @@ public struct LogDecoder {
             pairs.reserveCapacity(FieldSpec.table.count)
             if !reader.take("}") {
                 while true {
-                    guard let name = reader.string(), reader.take(":["), let value = reader.value(),
-                          reader.take(","), let version = reader.string(), reader.take("]") else { return nil }
+                    guard let name = reader.string(), reader.take(":["), let value = reader.value(), reader.take(",") else { return nil }
+                    // The owner's own version, `"<16 hex digits>"`, read as
+                    // its number without a string in between.
+                    var pair: WirePair
+                    if let raw = Self.ownerVersion(&reader) {
+                        pair = WirePair(value: value, version: nil)
+                        pair.ownerTimestamp = raw
+                    } else {
+                        guard let version = reader.string() else { return nil }
+                        pair = WirePair(value: value, version: version)
+                    }
+                    guard reader.take("]") else { return nil }
                     // A repeated key: JSONDecoder's choice is not ours to guess.
                     if pairs.contains(where: { $0.name == name }) { return nil }
-                    pairs.append((name: name, pair: WirePair(value: value, version: version)))
+                    pairs.append((name: name, pair: pair))
                     if reader.take(",") { continue }
                     guard reader.take("}") else { return nil }
                     break
@@ -169,34 +221,78 @@ public struct LogDecoder {
     /// Replica ids are parsed once per decoder and remembered: most lines
     /// carry the same few.
     private func parseVersion(_ text: String) -> Version? {
-        let utf8 = text.utf8
-        guard utf8.count >= 16 else { return nil }
-        let hex = text.utf8.prefix(16)
-        guard let raw = UInt64(String(decoding: hex, as: UTF8.self), radix: 16), raw <= UInt64(Int64.max) else { return nil }
-        let timestamp = HybridTimestamp(rawValue: Int64(raw))
-        if utf8.count == 16 { return Version(timestamp: timestamp, replica: owner) }
-        guard utf8.dropFirst(16).first == UInt8(ascii: "@") else { return nil }
-        let replicaText = String(decoding: utf8.dropFirst(17), as: UTF8.self)
-        if let known = replicas.known[replicaText] { return Version(timestamp: timestamp, replica: known) }
-        guard let replica = ReplicaID(replicaText), replica.rawValue == replicaText else { return nil }
-        replicas.known[replicaText] = replica
-        return Version(timestamp: timestamp, replica: replica)
+        var text = text
+        return text.withUTF8 { bytes -> Version? in
+            guard bytes.count >= 16, let raw = Self.hexDigits(UnsafeBufferPointer(rebasing: bytes[..<16])), raw <= UInt64(Int64.max) else { return nil }
+            let timestamp = HybridTimestamp(rawValue: Int64(raw))
+            if bytes.count == 16 { return Version(timestamp: timestamp, replica: owner) }
+            guard bytes[16] == UInt8(ascii: "@") else { return nil }
+            let replicaText = String(decoding: UnsafeBufferPointer(rebasing: bytes[17...]), as: UTF8.self)
+            if let known = replicas.known[replicaText] { return Version(timestamp: timestamp, replica: known) }
+            guard let replica = ReplicaID(replicaText), replica.rawValue == replicaText else { return nil }
+            replicas.known[replicaText] = replica
+            return Version(timestamp: timestamp, replica: replica)
+        }
+    }
+
+    /// The value of hex digits as `UInt64(_:radix: 16)` reads them: digits
+    /// of either case are read in place; anything else (a sign, say) is
+    /// left to that initializer.
+    static func hexDigits(_ digits: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard digits.count <= 16 else { return UInt64(String(decoding: digits, as: UTF8.self), radix: 16) }
+        var value: UInt64 = 0
+        for byte in digits {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return UInt64(String(decoding: digits, as: UTF8.self), radix: 16)
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return digits.isEmpty ? nil : value
     }
 
     /// Whether a line ends with a checksum member matching the rest of it.
     static func verifiedChecksum(_ line: some Collection<UInt8>) -> Bool {
-        let bytes = Array(line)
+        if let verified = line.withContiguousStorageIfAvailable({ verifiedChecksum(UnsafeRawBufferPointer($0)) }) { return verified }
+        return Array(line).withUnsafeBytes { verifiedChecksum($0) }
+    }
+
+    /// The same, on the line's bytes in place (no copy of the line, nor of
+    /// the object the checksum covers).
+    static func verifiedChecksum(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let suffixLength = JSONText.checksumSuffixLength
         guard bytes.count > suffixLength + 1 else { return false }
         let suffixStart = bytes.count - suffixLength
-        let prefix = Array(",\"crc\":\"".utf8)
-        guard Array(bytes[suffixStart..<(suffixStart + prefix.count)]) == prefix,
+        let prefix = ",\"crc\":\"".utf8
+        guard bytes[suffixStart..<(suffixStart + prefix.count)].elementsEqual(prefix),
               bytes[bytes.count - 2] == UInt8(ascii: "\""), bytes[bytes.count - 1] == UInt8(ascii: "}") else { return false }
         let hexBytes = bytes[(suffixStart + prefix.count)..<(bytes.count - 2)]
         guard let expected = UInt32(String(decoding: hexBytes, as: UTF8.self), radix: 16) else { return false }
-        var object = Array(bytes[..<suffixStart])
-        object.append(UInt8(ascii: "}"))
-        return CRC32.checksum(object) == expected
+        // The object as it reads closed without the checksum member: the bytes before it, then `}`.
+        return CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[..<suffixStart]), then: UInt8(ascii: "}")) == expected
+    }
+
+    /// Whether `line` is valid UTF-8: a line of ASCII (the usual one) is
+    /// known so by looking at eight bytes at a time; any other is validated
+    /// as a `String` is.
+    static func isValidUTF8(_ line: ArraySlice<UInt8>) -> Bool {
+        let ascii = line.withUnsafeBytes { bytes -> Bool in
+            var i = 0
+            var any: UInt64 = 0
+            while i + 8 <= bytes.count {
+                any |= bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                i += 8
+            }
+            while i < bytes.count {
+                any |= UInt64(bytes[i])
+                i += 1
+            }
+            return any & 0x8080_8080_8080_8080 == 0
+        }
+        return ascii || String(validating: line, as: UTF8.self) != nil
     }
 }
 
@@ -231,6 +327,9 @@ struct WireRecord: Decodable {
 struct WirePair: Decodable {
     var value: FieldValue?
     var version: String?
+    /// The version's timestamp when it is the owner's, `"<16 hex>"`, read
+    /// on bytes (``LogDecoder/readWritten(_:)``); ``version`` is then nil.
+    var ownerTimestamp: Int64?
 
     init(value: FieldValue?, version: String?) {
         self.value = value

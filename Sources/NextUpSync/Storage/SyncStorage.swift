@@ -37,6 +37,11 @@ public protocol SyncStorage: AnyObject, Sendable {
     /// Every stored cursor, by peer file name.
     func cursors() throws -> [String: PeerCursor]
     func merge(_ changes: [FieldChange], cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult
+    /// Runs `body`, handing it a `merge` with ``merge(_:cursor:)``'s contract
+    /// whose calls all belong to one transaction: all or nothing together.
+    /// For a whole log read in one go (a one-shot first sync), where one
+    /// transaction writes far less than one per batch.
+    func mergeAtOnce(_ body: (_ merge: SyncStorageMerge) throws -> Void) throws
     /// Stores how far a peer file has been read, when reading it merged
     /// nothing (a skipped line, a new generation, a torn tail).
     func saveCursor(_ cursor: PeerCursor, forPeerFile file: String) throws
@@ -48,6 +53,17 @@ public protocol SyncStorage: AnyObject, Sendable {
     func peerFolderID() throws -> String?
     /// Remembers the peer folder's id; survives ``adoptNewReplicaID()``.
     func rememberPeerFolder(id: String) throws
+}
+
+/// A merge as ``SyncStorage/merge(_:cursor:)`` takes it.
+public typealias SyncStorageMerge = (_ changes: [FieldChange], _ cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult
+
+extension SyncStorage {
+    /// A storage without transactions of its own (a fake) merges each
+    /// batch on its own.
+    public func mergeAtOnce(_ body: (_ merge: SyncStorageMerge) throws -> Void) throws {
+        try body { try merge($0, cursor: $1) }
+    }
 }
 
 /// A batch of local changes waiting for upload.

@@ -49,9 +49,23 @@ public final class TaskStoreSyncStorage: SyncStorage {
     }
 
     public func merge(_ changes: [FieldChange], cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult {
+        try store.mergeRemote(changes, state: try Self.state(cursor))
+    }
+
+    /// One store transaction for every merge `body` makes (``TaskStore/mergeRemoteAtOnce(_:)``).
+    public func mergeAtOnce(_ body: (_ merge: SyncStorageMerge) throws -> Void) throws {
+        try store.mergeRemoteAtOnce { merge in
+            try withoutActuallyEscaping(merge) { merge in
+                try body { changes, cursor in try merge(changes, try Self.state(cursor)) }
+            }
+        }
+    }
+
+    /// The sync-state entry of a cursor.
+    private static func state(_ cursor: (file: String, cursor: PeerCursor)?) throws -> [String: String?] {
         var state: [String: String?] = [:]
-        if let cursor { state[Self.cursorPrefix + cursor.file] = try Self.encode(cursor.cursor) }
-        return try store.mergeRemote(changes, state: state)
+        if let cursor { state[cursorPrefix + cursor.file] = try encode(cursor.cursor) }
+        return state
     }
 
     public func saveCursor(_ cursor: PeerCursor, forPeerFile file: String) throws {

@@ -127,3 +127,94 @@ import Testing
         }
     }
 }
+
+/// The checksum, the UTF-8 check and the version digits are read on bytes
+/// in place; each must answer what its plain definition answers.
+@Suite struct LogByteShortcutTests {
+    /// CRC-32 one byte at a time, as defined (the slicing tables must agree with it).
+    static func reference(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc & 1) != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    @Test func crc32IsTheDefinedOne() {
+        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+        var rng = SeededRandom(seed: 0xC4C)
+        for length in Array(0...40) + [63, 64, 65, 255, 1_000, 4_097] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            #expect(CRC32.checksum(bytes) == Self.reference(bytes), "length \(length)")
+            #expect(CRC32.checksum(bytes[...].dropFirst(length > 0 ? 1 : 0)) == Self.reference(Array(bytes.dropFirst(length > 0 ? 1 : 0))))
+            let last = UInt8.random(in: 0...255, using: &rng)
+            #expect(bytes.withUnsafeBytes { CRC32.checksum($0, then: last) } == Self.reference(bytes + [last]))
+        }
+    }
+
+    @Test func utf8CheckIsStringsOwn() {
+        var rng = SeededRandom(seed: 0x07F8)
+        let samples: [[UInt8]] = [[], Array("plain ascii line, long enough for words".utf8), Array("Tüte 🧪".utf8),
+                                  [0xC3], [0x41, 0x80, 0x41], [0xF0, 0x9F, 0xA7], [0xED, 0xA0, 0x80], Array(repeating: 0x7F, count: 17)]
+        var all = samples
+        // ASCII but one byte, at every place of an eight-byte word and of the tail.
+        for place in 0..<27 {
+            var bytes = Array("an ascii line of twenty-seven".utf8.prefix(27))
+            bytes[place] = 0x80 | UInt8(place)
+            all.append(bytes)
+        }
+        for _ in 0..<500 {
+            var bytes = Array(LogLineReadingTests.randomString(using: &rng, nonEmpty: false).utf8)
+            if !bytes.isEmpty && rng.chance(0.5) { bytes[Int.random(in: bytes.indices, using: &rng)] = UInt8.random(in: 0x80...0xFF, using: &rng) }
+            all.append(bytes)
+        }
+        for bytes in all {
+            let line = ([0x20] + bytes)[1...]  // a slice not starting at 0, as a line is
+            #expect(LogDecoder.isValidUTF8(line) == (String(validating: line, as: UTF8.self) != nil), "\(bytes)")
+        }
+    }
+
+    @Test func versionDigitsAreReadAsUInt64Reads() {
+        var rng = SeededRandom(seed: 0x16)
+        let alphabet = Array("0123456789abcdefABCDEFgz+- ")
+        var texts = ["0000018bcfe56800", "ffffffffffffffff", "7fffffffffffffff", "+000018bcfe56800", "-000000000000000", "0000018BCFE56800"]
+        for _ in 0..<2_000 {
+            texts.append(String((0..<16).map { _ in rng.chance(0.9) ? alphabet[Int.random(in: 0..<16, using: &rng)] : alphabet.randomElement(using: &rng)! }))
+        }
+        for text in texts {
+            #expect(Array(text.utf8.prefix(16)).withUnsafeBufferPointer { LogDecoder.hexDigits($0) } == UInt64(String(text.prefix(16)), radix: 16), "\(text)")
+        }
+    }
+
+    /// Issues of one line come by field name, and its changes in field
+    /// order, whatever order the line lists its fields in.
+    @Test func aLinesIssuesComeByNameAndItsChangesInFieldOrder() {
+        let task = Fixtures.task(4).rawValue
+        let v = "0000018bcfe56800"
+        let line = Fixtures.sealed(#"{"task":"\#(task)","set":{"urgency":["bogus","\#(v)"],"title":["t","\#(v)"],"importance":[9,"\#(v)"],"due":["2026-01-02","\#(v)"],"duration":["x","\#(v)"],"notes":["n","zz"]}}"#)
+        let scan = LogDecoder(file: "f", owner: Fixtures.replicaA).scan(line, at: 0)
+        let named = scan.issues.map { issue in ["duration", "importance", "notes", "urgency"].first { "\(issue.kind)".contains($0) } ?? "\(issue.kind)" }
+        #expect(named == ["duration", "importance", "notes", "urgency"])
+        #expect(scan.records.first?.changes.map(\.field) == [.title, .due])
+    }
+
+    /// A field found by its place in the table is the field of that name.
+    @Test func knownFieldsAreFoundByPlaceAsByName() {
+        let names = FieldSpec.table.map(\.field.rawValue)
+        var next = 0
+        for name in names {
+            #expect(LogDecoder.knownField(name, from: &next) == TaskField(rawValue: name))
+        }
+        #expect(next == names.count)
+        for name in names.reversed() + ["tag:work", "zzz", "Title", ""] {
+            var start = 0
+            let found = LogDecoder.knownField(name, from: &start)
+            #expect(found == nil || found == TaskField(rawValue: name), "\(name)")
+            #expect((found != nil) == (TaskField(rawValue: name)?.isKnown == true), "\(name)")
+            // Past its place: not found, left to the name lookup.
+            var past = names.count
+            #expect(LogDecoder.knownField(name, from: &past) == nil)
+        }
+    }
+}
