@@ -8,32 +8,36 @@ public enum JSONBytes {
     /// as `\b \f \n \r \t` or `\u00xx`, `/` as `\/` only when
     /// `escapingSlashes` (JSONEncoder's default), everything else as UTF-8.
     public static func appendString(_ s: String, to out: inout [UInt8], escapingSlashes: Bool) {
+        var s = s
+        s.withUTF8 { appendString($0, to: &out, escapingSlashes: escapingSlashes) }
+    }
+
+    /// ``appendString(_:to:escapingSlashes:)`` of text given as its UTF-8
+    /// bytes (a column read in place), which must be valid UTF-8.
+    public static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], escapingSlashes: Bool) {
         out.append(UInt8(ascii: "\""))
         // The runs that need no escape are copied in one go; eight bytes at a
         // time are checked for one that might (a word with none is skipped).
-        var s = s
-        s.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            let count = bytes.count
-            var start = 0, i = 0
-            while i < count {
-                if i + 8 <= count, !mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self), escapingSlashes: escapingSlashes) {
-                    i += 8
-                    continue
-                }
-                let end = min(i + 8, count)
-                while i < end {
-                    let byte = base[i]
-                    if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escapingSlashes && byte == UInt8(ascii: "/")) {
-                        if start < i { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: i - start)) }
-                        appendEscaped(byte, to: &out)
-                        start = i + 1
-                    }
-                    i += 1
-                }
+        guard let base = bytes.baseAddress else { out.append(UInt8(ascii: "\"")); return }
+        let count = bytes.count
+        var start = 0, i = 0
+        while i < count {
+            if i + 8 <= count, !mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self), escapingSlashes: escapingSlashes) {
+                i += 8
+                continue
             }
-            if start < count { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start)) }
+            let end = min(i + 8, count)
+            while i < end {
+                let byte = base[i]
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escapingSlashes && byte == UInt8(ascii: "/")) {
+                    if start < i { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: i - start)) }
+                    appendEscaped(byte, to: &out)
+                    start = i + 1
+                }
+                i += 1
+            }
         }
+        if start < count { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start)) }
         out.append(UInt8(ascii: "\""))
     }
 

@@ -122,36 +122,56 @@ enum VersionsColumn {
     private static func forEachEntry<State>(_ text: String, replicas: inout Replicas, into state: inout State,
                                             room: (inout State, Int) -> Void, _ body: (inout State, TaskField, Version) -> Void) {
         var text = text
-        text.withUTF8 { bytes in
-            // One per entry not starting with `@` or `=` (a dictionary grown
-            // entry by entry rehashes itself on the way).
-            var fields = 0, entryStart = true
-            for b in bytes {
-                if entryStart && b != UInt8(ascii: "@") && b != UInt8(ascii: "=") && b != UInt8(ascii: ",") { fields += 1 }
-                entryStart = b == UInt8(ascii: ",")
-            }
-            room(&state, fields)
-            var replica: ReplicaID?
-            var timestamp: Int64?
-            var start = 0
-            while start < bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-                defer { start = end + 1 }
-                guard end > start else { continue }
-                switch bytes[start] {
-                case UInt8(ascii: "@"):
-                    // A bad replica leaves the fields after it without one.
-                    replica = end - start == 37 ? replicas.id(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])) : nil
-                    timestamp = nil
-                case UInt8(ascii: "="):
-                    timestamp = Self.timestamp(bytes, start + 1, end)
-                default:
-                    let escaped = bytes[start] == UInt8(ascii: "\\")
-                    guard let replica, let timestamp,
-                          let field = field(UnsafeBufferPointer(rebasing: bytes[(escaped ? start + 1 : start)..<end])) else { continue }
-                    body(&state, field, Version(timestamp: HybridTimestamp(rawValue: timestamp), replica: replica))
-                }
+        text.withUTF8 { forEachEntry($0, replicas: &replicas, into: &state, room: room, body) }
+    }
+
+    /// Appends every field entry of the column (given as its bytes) to
+    /// `out`, left to right, without a map (an export writes each row's
+    /// versions once); returns the newest timestamp among them, or zero.
+    /// (A column naming a field twice, which ``encode(_:)`` never writes,
+    /// gives both entries here.)
+    static func entries(_ text: UnsafeBufferPointer<UInt8>, replicas: inout Replicas,
+                        into out: inout [(field: TaskField, version: Version)]) -> HybridTimestamp {
+        var newest = HybridTimestamp.zero
+        forEachEntry(text, replicas: &replicas, into: &out, room: { _, _ in }) { out, field, version in
+            out.append((field, version))
+            if version.timestamp > newest { newest = version.timestamp }
+        }
+        return newest
+    }
+
+    /// ``forEachEntry(_:replicas:into:room:_:)`` on the column's bytes.
+    @inline(__always)
+    private static func forEachEntry<State>(_ bytes: UnsafeBufferPointer<UInt8>, replicas: inout Replicas, into state: inout State,
+                                            room: (inout State, Int) -> Void, _ body: (inout State, TaskField, Version) -> Void) {
+        // One per entry not starting with `@` or `=` (a dictionary grown
+        // entry by entry rehashes itself on the way).
+        var fields = 0, entryStart = true
+        for b in bytes {
+            if entryStart && b != UInt8(ascii: "@") && b != UInt8(ascii: "=") && b != UInt8(ascii: ",") { fields += 1 }
+            entryStart = b == UInt8(ascii: ",")
+        }
+        room(&state, fields)
+        var replica: ReplicaID?
+        var timestamp: Int64?
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+            defer { start = end + 1 }
+            guard end > start else { continue }
+            switch bytes[start] {
+            case UInt8(ascii: "@"):
+                // A bad replica leaves the fields after it without one.
+                replica = end - start == 37 ? replicas.id(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])) : nil
+                timestamp = nil
+            case UInt8(ascii: "="):
+                timestamp = Self.timestamp(bytes, start + 1, end)
+            default:
+                let escaped = bytes[start] == UInt8(ascii: "\\")
+                guard let replica, let timestamp,
+                      let field = field(UnsafeBufferPointer(rebasing: bytes[(escaped ? start + 1 : start)..<end])) else { continue }
+                body(&state, field, Version(timestamp: HybridTimestamp(rawValue: timestamp), replica: replica))
             }
         }
     }
