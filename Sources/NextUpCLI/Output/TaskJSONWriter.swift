@@ -18,6 +18,7 @@ enum TaskJSONWriter {
         var out: [UInt8] = []
         out.reserveCapacity(tasks.count * 560 + 8)
         var scratch = Scratch()
+        defer { scratch.stage.deallocate() }
         if tasks.isEmpty {
             out += pretty ? Array("[\n\n]".utf8) : Array("[]".utf8)
         } else {
@@ -40,6 +41,7 @@ enum TaskJSONWriter {
     where Tasks.Element: TaskJSONSource {
         var any = false
         var scratch = Scratch()
+        defer { scratch.stage.deallocate() }
         for (i, task) in tasks.enumerated() {
             if i == 0 { out.buffer.append(UInt8(ascii: "[")) }
             any = true
@@ -60,12 +62,15 @@ enum TaskJSONWriter {
     static func string(_ task: TaskItem, pretty: Bool, versions: Bool = false) -> String {
         var out: [UInt8] = []
         var scratch = Scratch()
+        defer { scratch.stage.deallocate() }
         write(task, versions: versions, indent: pretty ? 0 : nil, scratch: &scratch, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// What one task's object needs beyond the output, kept from task to task.
     struct Scratch {
+        /// The object being written.
+        var stage = ByteStage()
         var versions: [(field: TaskField, version: Version)] = []
         /// The order to write `versions` in, as positions.
         var order: [Int] = []
@@ -97,6 +102,12 @@ enum TaskJSONWriter {
     /// Both are made once and never freed (runs read without retaining an array).
     nonisolated(unsafe) private static let prettyPrefixes = keys.indices.map { immortal(prefix(field: $0, indent: 2)) }
     nonisolated(unsafe) private static let compactPrefixes = keys.indices.map { immortal(prefix(field: $0, indent: nil)) }
+    /// For each known field (by table index), what comes before its version
+    /// in the streamed array's `versions` object: the newline and
+    /// indentation, the quoted name, its separator and the value's quote.
+    nonisolated(unsafe) private static let prettyVersionNames = TaskField.known.map { field in
+        immortal([UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 6) + Array("\"\(field.rawValue)\" : \"".utf8))
+    }
     /// A newline and 64 spaces: any newline and indentation is a prefix of it.
     nonisolated(unsafe) private static let newlineAndSpaces = immortal([UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 64))
 
@@ -121,15 +132,27 @@ enum TaskJSONWriter {
     /// One object whose `{` sits at column `indent` (nil: compact); with
     /// `versions`, the `versions` member too (`export`).
     private static func write<Task: TaskJSONSource>(_ t: Task, versions withVersions: Bool, indent: Int?,
-                                                    scratch: inout Scratch, to out: inout [UInt8]) {
+                                                    scratch: inout Scratch, to result: inout [UInt8]) {
+        var stage = scratch.stage
+        stage.removeAll()
+        write(t, versions: withVersions, indent: indent, scratch: &scratch, stage: &stage)
+        result.append(contentsOf: stage.bytes)
+        scratch.stage = stage
+    }
+
+    /// ``write(_:versions:indent:scratch:to:)`` into the stage (an `inout`
+    /// parameter: the nested writers below reach it without a dynamic
+    /// exclusivity check).
+    private static func write<Task: TaskJSONSource>(_ t: Task, versions withVersions: Bool, indent: Int?,
+                                                    scratch: inout Scratch, stage out: inout ByteStage) {
         var field = 0
         let made = indent == 2 || indent == nil ? nil : keys.indices.map { immortal(prefix(field: $0, indent: indent)) }
         defer { made?.forEach { $0.deallocate() } }
         let prefixes = made ?? (indent == 2 ? prettyPrefixes : compactPrefixes)
-        let spaces = newlineAndSpaces
-        func literal(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
+        let spaces = newlineAndSpaces, versionNames = prettyVersionNames
+        func literal(_ s: StaticString) { out.appendLiteral(s) }
         func key() {
-            out.append(contentsOf: prefixes[field])
+            out.appendBytes(prefixes[field])
             field += 1
         }
         func bytes(_ text: UnsafeBufferPointer<UInt8>?) {
@@ -141,7 +164,9 @@ enum TaskJSONWriter {
         }
         func int(_ n: Int64?) {
             key()
-            if let n { out.append(contentsOf: String(n).utf8) } else { literal(null) }
+            guard let n else { literal(null); return }
+            var text = String(n)
+            text.withUTF8 { out.appendBytes($0) }
         }
         func timestamp(_ millis: Int64?) {
             key()
@@ -158,12 +183,12 @@ enum TaskJSONWriter {
         func newline(_ depth: Int) {
             guard let indent else { return }
             let n = 1 + indent + 2 * depth
-            if n <= spaces.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: spaces[..<n])); return }
+            if n <= spaces.count { out.appendBytes(UnsafeBufferPointer(rebasing: spaces[..<n])); return }
             out.append(UInt8(ascii: "\n"))
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: n - 1))
+            for _ in 1..<n { out.append(UInt8(ascii: " ")) }
         }
         /// An object of `count` members (absent when nil), `member(i)` writing
-        /// the name and value of the i-th, in key byte order (as `.sortedKeys`).
+        /// the i-th (its ``name(_:)`` and value), in key byte order (as `.sortedKeys`).
         func members(_ count: Int?, _ member: (Int) -> Void) {
             guard let count else { field += 1; return }
             key()
@@ -171,15 +196,16 @@ enum TaskJSONWriter {
             if count == 0 && indent != nil { out.append(UInt8(ascii: "\n")); newline(1) }
             for i in 0..<count {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                newline(2)
                 member(i)
             }
             if count > 0 { newline(1) }
             out.append(UInt8(ascii: "}"))
         }
+        /// A member's newline, indentation, name and separator.
         func name(_ s: String) {
+            newline(2)
             JSONBytes.appendString(s, to: &out, escapingSlashes: false)
-            if indent == nil { out.append(UInt8(ascii: ":")) } else { out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")]) }
+            if indent == nil { out.append(UInt8(ascii: ":")) } else { out.appendLiteral(" : ") }
         }
         func strings(_ list: [String]) {
             key()
@@ -226,8 +252,12 @@ enum TaskJSONWriter {
             }
             members(count) { i in
                 let (register, version) = scratch.versions[scratch.order[i]]
-                name(register.rawValue)
-                out.append(UInt8(ascii: "\""))
+                if indent == 2, let index = register.tableIndex {
+                    out.appendBytes(versionNames[index])
+                } else {
+                    name(register.rawValue)
+                    out.append(UInt8(ascii: "\""))
+                }
                 version.appendEncoded(to: &out)
                 out.append(UInt8(ascii: "\""))
             }

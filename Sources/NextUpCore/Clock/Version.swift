@@ -27,7 +27,8 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// Appends ``encoded``'s bytes (which never need a JSON escape).
-    public func appendEncoded(to bytes: inout [UInt8]) {
+    @inlinable
+    public func appendEncoded<Sink: ByteSink>(to bytes: inout Sink) {
         // The 16 digits and the `@` made on the stack and appended at once
         // (`export` writes one per field of every task).
         let raw = UInt64(bitPattern: timestamp.rawValue)
@@ -37,11 +38,11 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
                 digits[i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
             }
             digits[16] = UInt8(ascii: "@")
-            bytes.append(contentsOf: digits)
+            bytes.appendBytes(UnsafeBufferPointer(digits))
         }
-        bytes.append(contentsOf: replica.rawValue.utf8)
+        var replica = replica.rawValue
+        replica.withUTF8 { bytes.appendBytes($0) }
     }
-
 
     /// Parses ``encoded``; nil for anything else.
     public init?(encoded: String) {

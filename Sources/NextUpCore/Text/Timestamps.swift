@@ -15,13 +15,17 @@ public enum Timestamps {
 
     /// Appends ``rfc3339(_:)``'s text to `out` (no string made for the
     /// usual years, 0 to 9999).
-    public static func appendRFC3339(_ millis: Int64, to out: inout [UInt8]) {
+    @inlinable
+    public static func appendRFC3339<Sink: ByteSink>(_ millis: Int64, to out: inout Sink) {
         let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
             guard write(millis, into: buffer) else { return false }
-            out.append(contentsOf: buffer)
+            out.appendBytes(UnsafeBufferPointer(buffer))
             return true
         }
-        if !written { out.append(contentsOf: rfc3339(millis).utf8) }
+        if !written {
+            var text = rfc3339(millis)
+            text.withUTF8 { out.appendBytes($0) }
+        }
     }
 
     private static func parts(_ millis: Int64) -> (DueDate, Int64, Int64, Int64, Int64) {
@@ -32,7 +36,8 @@ public enum Timestamps {
 
     /// The 24 bytes of ``rfc3339(_:)`` into `buffer`; false (nothing
     /// written) for a year outside 0...9999.
-    private static func write(_ millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+    @usableFromInline
+    static func write(_ millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Bool {
         let (date, h, m, s, ms) = parts(millis)
         guard (0...9999).contains(date.year) else { return false }
         date.write(into: buffer)

@@ -61,14 +61,13 @@ public struct TaskColumns {
     /// the form ``TaskID`` holds.
     static func isCanonicalID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count == 36, let base = bytes.baseAddress else { return false }
+        let hyphens: UInt64 = 1 << 8 | 1 << 13 | 1 << 18 | 1 << 23
+        var ok = true
         for i in 0..<36 {
             let b = base[i]
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                if b != UInt8(ascii: "-") { return false }
-            } else if !(b &- UInt8(ascii: "0") < 10 || b &- UInt8(ascii: "a") < 6) {
-                return false
-            }
+            let hex = b &- UInt8(ascii: "0") < 10 || b &- UInt8(ascii: "a") < 6
+            ok = ok && (hyphens >> UInt64(i) & 1 == 1 ? b == UInt8(ascii: "-") : hex)
         }
-        return true
+        return ok
     }
 }
