@@ -103,7 +103,8 @@ extension TaskStore {
     /// export that writes each task once without a ``TaskItem``.
     public func allTaskRows() throws -> TaskRowBuffer {
         try database.read { db in
-            let rows = TaskRowBuffer()
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0, pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            let rows = TaskRowBuffer(byteCapacity: pages * pageSize)
             let statement = try db.makeStatement(sql: "SELECT \(TaskRow.columns) FROM task ORDER BY id")
             let cursor = try Row.fetchCursor(statement)
             while try cursor.next() != nil { rows.append(statement.sqliteStatement) }

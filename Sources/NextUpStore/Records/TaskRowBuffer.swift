@@ -38,10 +38,13 @@ public final class TaskRowBuffer {
     /// Whether each column is read as text (else as an integer).
     private let isText: [Bool] = [true] + FieldSpec.table.map { $0.kind == .text } + [true, true]
 
-    init() {
-        byteCapacity = 1 << 20
-        bytes = UnsafeMutableRawPointer.allocate(byteCount: byteCapacity, alignment: 8)
-        rowCapacity = 1024
+    /// `byteCapacity`: room for the rows' text at first (the store file's
+    /// size bounds it: reserved, not touched, so a whole-set read never
+    /// copies the buffer to grow it).
+    init(byteCapacity: Int = 1 << 20) {
+        self.byteCapacity = max(byteCapacity, 1 << 16)
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: self.byteCapacity, alignment: 8)
+        rowCapacity = max(1024, self.byteCapacity / 512)
         slots = UnsafeMutablePointer<Int64>.allocate(capacity: rowCapacity * columnCount)
         nulls = UnsafeMutablePointer<UInt32>.allocate(capacity: rowCapacity)
     }
