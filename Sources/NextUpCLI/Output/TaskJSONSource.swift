@@ -18,9 +18,9 @@ protocol TaskJSONSource {
     func integer(_ field: TaskField) -> Int64?
     /// The registers that are not known fields (``TaskItem/extra``).
     var extra: [TaskField: FieldValue] { get }
-    /// Appends every field version (``TaskItem/versions``' entries, in any
-    /// order) to `out`; returns the newest timestamp (``TaskItem/modified``).
-    func versions(into out: inout [(field: TaskField, version: Version)]) -> HybridTimestamp
+    /// Every field version (``TaskItem/versions``' entries, in any order);
+    /// returns the newest timestamp (``TaskItem/modified``).
+    func forEachVersion(_ body: (TaskField, Version) -> Void) -> HybridTimestamp
 }
 
 extension TaskItem: TaskJSONSource {
@@ -42,10 +42,10 @@ extension TaskItem: TaskJSONSource {
         }
     }
 
-    func versions(into out: inout [(field: TaskField, version: Version)]) -> HybridTimestamp {
+    func forEachVersion(_ body: (TaskField, Version) -> Void) -> HybridTimestamp {
         var newest = HybridTimestamp.zero
         for (field, version) in versions {
-            out.append((field, version))
+            body(field, version)
             newest = max(newest, version.timestamp)
         }
         return newest

@@ -18,7 +18,7 @@ enum TaskJSONWriter {
         var out: [UInt8] = []
         out.reserveCapacity(tasks.count * 560 + 8)
         var scratch = Scratch()
-        defer { scratch.stage.deallocate() }
+        defer { scratch.deallocate() }
         if tasks.isEmpty {
             out += pretty ? Array("[\n\n]".utf8) : Array("[]".utf8)
         } else {
@@ -41,7 +41,7 @@ enum TaskJSONWriter {
     where Tasks.Element: TaskJSONSource {
         var any = false
         var scratch = Scratch()
-        defer { scratch.stage.deallocate() }
+        defer { scratch.deallocate() }
         for (i, task) in tasks.enumerated() {
             if i == 0 { out.buffer.append(UInt8(ascii: "[")) }
             any = true
@@ -62,7 +62,7 @@ enum TaskJSONWriter {
     static func string(_ task: TaskItem, pretty: Bool, versions: Bool = false) -> String {
         var out: [UInt8] = []
         var scratch = Scratch()
-        defer { scratch.stage.deallocate() }
+        defer { scratch.deallocate() }
         write(task, versions: versions, indent: pretty ? 0 : nil, scratch: &scratch, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
@@ -71,10 +71,45 @@ enum TaskJSONWriter {
     struct Scratch {
         /// The object being written.
         var stage = ByteStage()
-        var versions: [(field: TaskField, version: Version)] = []
+        /// The task's versions, with nothing counted by reference: each
+        /// entry's register (a known field's table index, or `-1 - i` for
+        /// `others[i]`), timestamp and replica (its place in `replicas`).
+        var versions: [(register: Int, timestamp: HybridTimestamp, replica: Int)] = []
+        /// The task's registers that are not known fields (tags, opaque fields).
+        var others: [TaskField] = []
         /// The order to write `versions` in, as positions.
         var order: [Int] = []
+        /// Every replica met so far, with its id's text (kept for the whole
+        /// output: a store names a few).
+        var replicas: [ReplicaID] = []
+        var replicaTexts: [UnsafeBufferPointer<UInt8>] = []
+        var replicaPlaces: [ReplicaID: Int] = [:]
+        var lastReplica = 0
+
+        /// `replica`'s place in `replicas`, added when new.
+        mutating func place(of replica: ReplicaID) -> Int {
+            if lastReplica < replicas.count, replicas[lastReplica] == replica { return lastReplica }
+            if let known = replicaPlaces[replica] {
+                lastReplica = known
+                return known
+            }
+            replicas.append(replica)
+            replicaTexts.append(immortal(Array(replica.rawValue.utf8)))
+            replicaPlaces[replica] = replicas.count - 1
+            lastReplica = replicas.count - 1
+            return lastReplica
+        }
+
+        /// The register of an entry of `versions`.
+        func field(_ register: Int) -> TaskField { register >= 0 ? knownFields[register] : others[-1 - register] }
+
+        func deallocate() {
+            stage.deallocate()
+            replicaTexts.forEach { $0.deallocate() }
+        }
     }
+
+    nonisolated(unsafe) private static let knownFields = TaskField.known
 
     /// Each known field's place among the known fields' names in byte order
     /// (``TaskField/precedesInByteOrder(_:_:)``), by table index: versions
@@ -220,7 +255,17 @@ enum TaskJSONWriter {
             out.append(UInt8(ascii: "]"))
         }
         scratch.versions.removeAll(keepingCapacity: true)
-        let modified = t.versions(into: &scratch.versions)
+        scratch.others.removeAll(keepingCapacity: true)
+        let modified = t.forEachVersion { field, version in
+            let register: Int
+            if let index = field.tableIndex {
+                register = index
+            } else {
+                register = -1 - scratch.others.count
+                scratch.others.append(field)
+            }
+            scratch.versions.append((register, version.timestamp, scratch.place(of: version.replica)))
+        }
         let extra = t.extra
         let completedAt = t.integer(.done)
         out.append(UInt8(ascii: "{"))
@@ -241,24 +286,25 @@ enum TaskJSONWriter {
             // positions sorted, no entry moved.
             let count = scratch.versions.count
             scratch.order.removeAll(keepingCapacity: true)
-            if scratch.versions.allSatisfy({ $0.field.isKnown }) {
+            if scratch.others.isEmpty {
                 let ranks = byteOrderRanks
-                for (i, entry) in scratch.versions.enumerated() { scratch.order.append(ranks[entry.field.tableIndex!] << 32 | i) }
+                for (i, entry) in scratch.versions.enumerated() { scratch.order.append(ranks[entry.register] << 32 | i) }
                 scratch.order.sort()
                 for i in 0..<count { scratch.order[i] &= 0xFFFF_FFFF }
             } else {
+                let fields = scratch.versions.map { scratch.field($0.register) }
                 scratch.order.append(contentsOf: 0..<count)
-                scratch.order.sort { TaskField.precedesInByteOrder(scratch.versions[$0].field, scratch.versions[$1].field) }
+                scratch.order.sort { TaskField.precedesInByteOrder(fields[$0], fields[$1]) }
             }
             members(count) { i in
-                let (register, version) = scratch.versions[scratch.order[i]]
-                if indent == 2, let index = register.tableIndex {
-                    out.appendBytes(versionNames[index])
+                let (register, timestamp, replica) = scratch.versions[scratch.order[i]]
+                if indent == 2, register >= 0 {
+                    out.appendBytes(versionNames[register])
                 } else {
-                    name(register.rawValue)
+                    name(scratch.field(register).rawValue)
                     out.append(UInt8(ascii: "\""))
                 }
-                version.appendEncoded(to: &out)
+                Version.appendEncoded(timestamp: timestamp, replica: scratch.replicaTexts[replica], to: &out)
                 out.append(UInt8(ascii: "\""))
             }
         }

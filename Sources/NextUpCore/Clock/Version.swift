@@ -29,6 +29,15 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Appends ``encoded``'s bytes (which never need a JSON escape).
     @inlinable
     public func appendEncoded<Sink: ByteSink>(to bytes: inout Sink) {
+        var replica = replica.rawValue
+        replica.withUTF8 { Self.appendEncoded(timestamp: timestamp, replica: $0, to: &bytes) }
+    }
+
+    /// ``appendEncoded(to:)`` of the version of `timestamp` by the replica
+    /// whose id's text is `replica` (the JSON writer keeps each replica's
+    /// text at hand, not one string per field).
+    @inlinable
+    public static func appendEncoded<Sink: ByteSink>(timestamp: HybridTimestamp, replica: UnsafeBufferPointer<UInt8>, to bytes: inout Sink) {
         // The 16 digits and the `@` made on the stack and appended at once
         // (`export` writes one per field of every task).
         let raw = UInt64(bitPattern: timestamp.rawValue)
@@ -40,8 +49,7 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
             digits[16] = UInt8(ascii: "@")
             bytes.appendBytes(UnsafeBufferPointer(digits))
         }
-        var replica = replica.rawValue
-        replica.withUTF8 { bytes.appendBytes($0) }
+        bytes.appendBytes(replica)
     }
 
     /// Parses ``encoded``; nil for anything else.

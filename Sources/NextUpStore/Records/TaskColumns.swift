@@ -6,7 +6,7 @@ import NextUpCore
 /// Contract: for a row the store wrote, ``text(_:)`` and ``integer(_:)``
 /// give the known field's value in its wire shape as
 /// ``TaskItem/value(of:)`` does (text as UTF-8 bytes, a boolean as 0 or 1,
-/// unset as nil), ``extra`` gives ``TaskItem/extra``, ``versions(into:)``
+/// unset as nil), ``extra`` gives ``TaskItem/extra``, ``forEachVersion(_:)``
 /// gives ``TaskItem/versions``' entries and ``TaskItem/modified``, and
 /// ``id`` the canonical id. Valid only while its buffer is alive.
 public struct TaskColumns {
@@ -43,12 +43,12 @@ public struct TaskColumns {
         return ExtraRegisters.decode(String(decoding: text, as: UTF8.self))
     }
 
-    /// Appends every field version of the row (``TaskItem/versions``' entries,
-    /// in the column's order) to `out`; returns the newest timestamp
+    /// Every field version of the row (``TaskItem/versions``' entries, in
+    /// the column's order); returns the newest timestamp
     /// (``TaskItem/modified``), or zero when there is none.
-    public func versions(into out: inout [(field: TaskField, version: Version)]) -> HybridTimestamp {
+    public func forEachVersion(_ body: (TaskField, Version) -> Void) -> HybridTimestamp {
         guard let text = text(column: columnCount - 1) else { return .zero }
-        return VersionsColumn.entries(text, replicas: &buffer.replicas, into: &out)
+        return VersionsColumn.forEachVersion(text, replicas: &buffer.replicas, body)
     }
 
     /// Whether the task is in Next Up (``TaskOrdering/isNextUp(_:)``: open,
@@ -61,13 +61,19 @@ public struct TaskColumns {
     /// the form ``TaskID`` holds.
     static func isCanonicalID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count == 36, let base = bytes.baseAddress else { return false }
-        let hyphens: UInt64 = 1 << 8 | 1 << 13 | 1 << 18 | 1 << 23
-        var ok = true
-        for i in 0..<36 {
-            let b = base[i]
-            let hex = b &- UInt8(ascii: "0") < 10 || b &- UInt8(ascii: "a") < 6
-            ok = ok && (hyphens >> UInt64(i) & 1 == 1 ? b == UInt8(ascii: "-") : hex)
+        // Each byte's class (1 a digit or lowercase hex letter, 2 a hyphen)
+        // against the class its position wants, without a branch per byte.
+        return idClasses.withUnsafeBufferPointer { classes in
+            idPattern.withUnsafeBufferPointer { pattern in
+                var differ: UInt8 = 0
+                for i in 0..<36 { differ |= classes[Int(base[i])] ^ pattern[i] }
+                return differ == 0
+            }
         }
-        return ok
     }
+
+    private static let idClasses: [UInt8] = (0..<256).map { b in
+        (48...57).contains(b) || (97...102).contains(b) ? 1 : b == 45 ? 2 : 0
+    }
+    private static let idPattern: [UInt8] = (0..<36).map { [8, 13, 18, 23].contains($0) ? 2 : 1 }
 }

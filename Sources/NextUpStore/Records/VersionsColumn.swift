@@ -117,7 +117,7 @@ enum VersionsColumn {
 
     /// Every well-formed field entry of the column, left to right, with its
     /// version: the one reading of the format, under ``decode(_:)``,
-    /// ``newest(_:replicas:)`` and ``entries(_:replicas:into:)``, each adding
+    /// ``newest(_:replicas:)`` and ``forEachVersion(_:replicas:_:)``, each adding
     /// to `state`. `room`, when given, is told first how many field entries
     /// there are at most.
     @inline(__always)
@@ -127,16 +127,15 @@ enum VersionsColumn {
         text.withUTF8 { forEachEntry($0, replicas: &replicas, into: &state, room: room, body) }
     }
 
-    /// Appends every field entry of the column (given as its bytes) to
-    /// `out`, left to right, without a map (an export writes each row's
-    /// versions once); returns the newest timestamp among them, or zero.
-    /// (A column naming a field twice, which ``encode(_:)`` never writes,
-    /// gives both entries here.)
-    static func entries(_ text: UnsafeBufferPointer<UInt8>, replicas: inout Replicas,
-                        into out: inout [(field: TaskField, version: Version)]) -> HybridTimestamp {
+    /// Every field entry of the column (given as its bytes), left to right,
+    /// without a map (an export writes each row's versions once); returns
+    /// the newest timestamp among them, or zero. (A column naming a field
+    /// twice, which ``encode(_:)`` never writes, gives both entries here.)
+    static func forEachVersion(_ text: UnsafeBufferPointer<UInt8>, replicas: inout Replicas,
+                               _ body: (TaskField, Version) -> Void) -> HybridTimestamp {
         var newest = HybridTimestamp.zero
-        forEachEntry(text, replicas: &replicas, into: &out, room: nil) { out, field, version in
-            out.append((field, version))
+        forEachEntry(text, replicas: &replicas, into: &newest, room: nil) { newest, field, version in
+            body(field, version)
             if version.timestamp > newest { newest = version.timestamp }
         }
         return newest
