@@ -85,13 +85,18 @@ public final class TaskRowBuffer {
                 } else {
                     row[0] = Int64(appendText(UnsafeRawBufferPointer(idBytes)))
                 }
+            } else if isText[i] {
+                // NULL has no text; the bytes are asked for after the text, as SQLite wants.
+                guard let text = sqlite3_column_text(statement, column) else {
+                    rowNulls |= 1 << UInt32(i)
+                    row[i] = 0
+                    continue
+                }
+                let n = Int(sqlite3_column_bytes(statement, column))
+                row[i] = Int64(appendText(UnsafeRawBufferPointer(start: UnsafeRawPointer(text), count: n)))
             } else if sqlite3_column_type(statement, column) == SQLITE_NULL {
                 rowNulls |= 1 << UInt32(i)
                 row[i] = 0
-            } else if isText[i] {
-                let text = UnsafeRawPointer(sqlite3_column_text(statement, column))
-                let n = Int(sqlite3_column_bytes(statement, column))
-                row[i] = Int64(appendText(UnsafeRawBufferPointer(start: text, count: n)))
             } else {
                 row[i] = sqlite3_column_int64(statement, column)
             }
