@@ -1,10 +1,14 @@
 import Foundation
 import NextUpCore
+import NextUpStore
+import NextUpTestSupport
 import Testing
 @testable import NextUpCLI
 
 /// `--json` and `export` are written by a hand-rolled writer for speed; its
-/// output must stay byte for byte what Foundation's JSONEncoder writes.
+/// output must stay byte for byte what Foundation's JSONEncoder writes for
+/// `TaskJSON(task, versions:)`, whether it reads a ``TaskItem`` or a stored
+/// row in place (``TaskColumns``, `export`).
 @Suite struct TaskJSONWriterTests {
     static func encoder(pretty: Bool) -> JSONEncoder {
         let e = JSONEncoder()
@@ -17,49 +21,62 @@ import Testing
         String(decoding: try encoder(pretty: pretty).encode(value), as: UTF8.self)
     }
 
+    static let controls = String(String.UnicodeScalarView((0..<0x20).map { Unicode.Scalar(UInt8($0)) }))
+
     /// Every attribute set, every attribute unset, and text with every kind of
-    /// character JSON treats specially.
-    static var samples: [TaskJSON] {
-        let controls = String(String.UnicodeScalarView((0..<0x20).map { Unicode.Scalar(UInt8($0)) }))
-        var full = TaskJSON(TaskItem(id: TaskID("6301bbfc-a0c5-454e-8ff9-bb510944fe0c")!))
+    /// character JSON treats specially; versions from two replicas, of known
+    /// fields, tag elements and opaque fields.
+    static var samples: [TaskItem] {
+        var full = TaskItem(id: TaskID("6301bbfc-a0c5-454e-8ff9-bb510944fe0c")!)
         full.title = "quote \" backslash \\ slash / tab \t emoji 👩‍💻 日本語 é"
         full.notes = "controls: \(controls) del \u{7F} separators \u{2028}\u{2029} end"
-        full.urgency = "urgent"; full.importance = 3; full.duration = 90; full.category = "Deep/Work"
-        full.due = "2026-12-24"; full.done = true; full.nextUp = false; full.deleted = true
-        full.completedAt = "2026-01-02T03:04:05.678Z"; full.source = "taskwarrior"; full.externalID = "x\"y"
-        full.tags = ["Work", "é/\"", "日本"]
-        full.extra = ["x-priority-z": .int(3), "x-note": .string("a/\"b"), "x-flag": .bool(true), "x-gone": .null]
-        var oneEach = TaskJSON(TaskItem(id: TaskID("00000000-0000-4000-8000-000000000003")!))
-        oneEach.tags = ["solo"]
-        oneEach.extra = ["x": .int(1)]
-        var bare = TaskJSON(TaskItem(id: TaskID("00000000-0000-4000-8000-000000000002")!))
-        bare.id = nil; bare.created = nil; bare.modified = nil; bare.done = nil; bare.nextUp = nil; bare.deleted = nil
+        full.urgency = .urgent; full.importance = Importance(rawValue: 3); full.duration = try? TaskDuration(minutes: 90)
+        full.category = "Deep/Work"; full.due = try? DueDate.parse("2026-12-24"); full.nextUpPosition = "V"; full.deleted = true
+        full.completedAt = 1_767_323_045_678; full.created = 1_700_000_000_456; full.source = "taskwarrior"; full.externalID = "x\"y"
+        for tag in ["Work", "é/\"", "日本", "work"] { full.extra[.tag(tag)] = .bool(true) }
+        full.extra[.tag("gone")] = .bool(false)
+        full.extra[TaskField(rawValue: "x-priority-z")!] = .int(3)
+        full.extra[TaskField(rawValue: "x-note")!] = .string("a/\"b\n")
+        full.extra[TaskField(rawValue: "x-flag")!] = .bool(true)
+        full.extra[TaskField(rawValue: "x-gone")!] = .null
+        let (a, b) = (ReplicaID("0b6c2d6e-9a55-4c43-a2a4-4f1d1e0e9a01")!, ReplicaID("ffb8a2c0-1111-4222-8333-944455556666")!)
+        for (i, field) in (FieldSpec.table.map(\.field) + Array(full.extra.keys)).enumerated() {
+            full.versions[field] = Version(timestamp: HybridTimestamp(millis: 1_700_000_000_000 + Int64(i % 4), counter: Int64(i)),
+                                           replica: i % 3 == 0 ? a : b)
+        }
+        var oneEach = TaskItem(id: TaskID("00000000-0000-4000-8000-000000000003")!)
+        oneEach.title = "one of each"
+        oneEach.extra[.tag("solo")] = .bool(true)
+        oneEach.extra[TaskField(rawValue: "x")!] = .int(1)
+        oneEach.versions[.title] = Version(timestamp: HybridTimestamp(millis: 5), replica: a)
+        var bare = TaskItem(id: TaskID("00000000-0000-4000-8000-000000000002")!)
         bare.title = "bare"
         return [full, bare, oneEach]
     }
 
     @Test(arguments: [true, false]) func arraysMatchFoundation(pretty: Bool) throws {
         for tasks in [[], Self.samples, Array(Self.samples.reversed()), [Self.samples[0]]] {
-            #expect(TaskJSONWriter.string(tasks, pretty: pretty) == (try Self.foundation(tasks, pretty: pretty)))
+            for versions in [true, false] {
+                #expect(TaskJSONWriter.string(tasks, pretty: pretty, versions: versions)
+                        == (try Self.foundation(tasks.map { TaskJSON($0, versions: versions) }, pretty: pretty)))
+            }
         }
     }
 
     @Test(arguments: [true, false]) func singleObjectsMatchFoundation(pretty: Bool) throws {
         for task in Self.samples {
-            #expect(TaskJSONWriter.string(task, pretty: pretty) == (try Self.foundation(task, pretty: pretty)))
+            #expect(TaskJSONWriter.string(task, pretty: pretty) == (try Self.foundation(TaskJSON(task), pretty: pretty)))
         }
     }
 
     @Test func outputParsesBackToTheSameObjects() throws {
-        let text = TaskJSONWriter.string(Self.samples, pretty: true)
+        let text = TaskJSONWriter.string(Self.samples, pretty: true, versions: true)
         let back = try JSONDecoder().decode([TaskJSON].self, from: Data(text.utf8))
-        #expect(back.map(\.title) == Self.samples.map(\.title))
-        #expect(back.map(\.notes) == Self.samples.map(\.notes))
+        #expect(back == Self.samples.map { TaskJSON($0, versions: true) })
     }
 
     /// The streamed writer (export, `list --json`) gives what the string
-    /// writer gives for `TaskJSON(task, versions:)`, plus a newline — versions
-    /// written from the task itself included.
+    /// writer gives, plus a newline.
     @Test func theStreamedArrayIsTheStringWritersArray() throws {
         var tasks: [TaskItem] = []
         for i in 0..<40 {
@@ -74,11 +91,83 @@ import Testing
             tasks.append(t)
         }
         for (list, versions) in [(tasks, true), (tasks, false), ([], true)] {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString).json")
-            try PrivateFile.write(to: url.path, command: "test") { try TaskJSONWriter.stream(list, pretty: true, versions: versions, to: &$0) }
-            defer { try? FileManager.default.removeItem(at: url) }
-            let streamed = try String(contentsOf: url, encoding: .utf8)
-            #expect(streamed == TaskJSONWriter.string(list.map { TaskJSON($0, versions: versions) }, pretty: true) + "\n")
+            #expect(try Self.streamed(list, versions: versions) == TaskJSONWriter.string(list, pretty: true, versions: versions) + "\n")
         }
+    }
+
+    static func streamed<Tasks: Sequence>(_ tasks: Tasks, versions: Bool) throws -> String where Tasks.Element: TaskJSONSource {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try PrivateFile.write(to: url.path, command: "test") { try TaskJSONWriter.stream(tasks, pretty: true, versions: versions, to: &$0) }
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+
+    /// A store holding the samples and random tasks: every field set or
+    /// unset, tags and opaque fields, text with escapes, versions from
+    /// several replicas, done, deleted and Next Up tasks (some with equal
+    /// order keys or creation times, to reach the id tie-break).
+    static func randomStore(seed: UInt64, count: Int) throws -> (TaskStore, URL) {
+        var rng = SeededRandom(seed: seed)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rows-\(UUID().uuidString)")
+        let store = try TaskStore.open(StoreLocation(folder: folder))
+        let replicas = (0..<3).map { _ in ReplicaID.make() }
+        let texts = ["plain", "quote \" and \\", "tab\tnew\nline", controls, "emoji 👩‍💻 é 日本", "slash / x", ""]
+        var tasks = samples
+        for i in 0..<count {
+            var t = TaskItem(id: TaskID.make())
+            t.title = "t\(i) " + texts[Int.random(in: 0..<texts.count, using: &rng)]
+            if Int.random(in: 0..<2, using: &rng) == 0 { t.notes = texts[Int.random(in: 0..<texts.count, using: &rng)] }
+            if Int.random(in: 0..<2, using: &rng) == 0 { t.urgency = Int.random(in: 0..<2, using: &rng) == 0 ? .urgent : .notUrgent }
+            if Int.random(in: 0..<2, using: &rng) == 0 { t.importance = Importance(rawValue: 1 + Int.random(in: 0..<3, using: &rng)) }
+            if Int.random(in: 0..<2, using: &rng) == 0 { t.duration = try? TaskDuration(minutes: 1 + Int.random(in: 0..<300, using: &rng)) }
+            if Int.random(in: 0..<2, using: &rng) == 0 { t.category = ["Home", "Deep/Work", "é"][Int.random(in: 0..<3, using: &rng)] }
+            if Int.random(in: 0..<3, using: &rng) == 0 { t.due = try? DueDate.parse("2026-0\(1 + Int.random(in: 0..<9, using: &rng))-1\(Int.random(in: 0..<10, using: &rng))") }
+            if Int.random(in: 0..<5, using: &rng) == 0 { t.completedAt = 1_700_000_000_000 + Int64(Int.random(in: 0..<1_000_000, using: &rng)) }
+            if Int.random(in: 0..<10, using: &rng) == 0 { t.deleted = true }
+            if Int.random(in: 0..<4, using: &rng) == 0 { t.nextUpPosition = ["V", "W", "Vk", "a"][Int.random(in: 0..<4, using: &rng)] }
+            t.created = 1_700_000_000_000 + Int64(Int.random(in: 0..<20, using: &rng))
+            if Int.random(in: 0..<4, using: &rng) == 0 { t.extra[.tag(["Work", "home", "Home", "é"][Int.random(in: 0..<4, using: &rng)])] = .bool(Int.random(in: 0..<3, using: &rng) != 0) }
+            if Int.random(in: 0..<6, using: &rng) == 0 { t.extra[TaskField(rawValue: "x-\(Int.random(in: 0..<3, using: &rng))")!] = [.string("v\"/"), .int(7), .bool(false), .null][Int.random(in: 0..<4, using: &rng)] }
+            let fields = FieldSpec.table.map(\.field).filter { t.value(of: $0) != TaskItem(id: t.id).value(of: $0) || $0 == .title }
+            for field in fields + Array(t.extra.keys) {
+                t.versions[field] = Version(timestamp: HybridTimestamp(millis: 1_000 + Int64(Int.random(in: 0..<50, using: &rng)), counter: Int64(Int.random(in: 0..<3, using: &rng))),
+                                            replica: replicas[Int.random(in: 0..<3, using: &rng)])
+            }
+            tasks.append(t)
+        }
+        _ = try store.mergeRemote(tasks.flatMap(\.allChanges))
+        return (store, folder)
+    }
+
+    /// `export` writes each stored row from its columns: the same bytes as
+    /// the writer gives for the row read as a ``TaskItem``.
+    @Test(arguments: [1, 2, 3] as [UInt64]) func aStoredRowIsWrittenAsItsTask(seed: UInt64) throws {
+        let (store, folder) = try Self.randomStore(seed: seed, count: 300)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let items = try store.allTasks()
+        let rows = try store.allTaskRows()
+        #expect(rows.count == items.count)
+        for versions in [true, false] {
+            let fromRows = try Self.streamed((0..<rows.count).lazy.map { rows[$0] }, versions: versions)
+            let fromItems = try Self.streamed(items, versions: versions)
+            #expect(fromRows == fromItems)
+            // And what Foundation writes for the task objects.
+            #expect(fromItems == (try Self.foundation(items.map { TaskJSON($0, versions: versions) }, pretty: true)) + "\n")
+        }
+    }
+
+    /// `export`'s order on the columns is Core's: Next Up in its order, then
+    /// every other task oldest first.
+    @Test(arguments: [4, 5] as [UInt64]) func theExportOrderIsCoresOrder(seed: UInt64) throws {
+        let (store, folder) = try Self.randomStore(seed: seed, count: 400)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let items = try store.allTasks()
+        let next = TaskOrdering.nextUpOrder(items)
+        let rest = TaskOrdering.creationOrder(items).filter { !next.contains($0) }
+        let expected = (next + rest).map { items[$0].id.rawValue }
+        let rows = try store.allTaskRows()
+        let order = rows.exportOrder().map { String(decoding: rows[$0].id, as: UTF8.self) }
+        #expect(order == expected)
+        #expect(next.count > 1 && rest.count > 1)
     }
 }

@@ -15,9 +15,9 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        let all = try context.store.allTasks()
-        defer { ListsKeptUntilExit.shared.keep(all) }
         if to == .taskwarrior {
+            let all = try context.store.allTasks()
+            defer { ListsKeptUntilExit.shared.keep(all) }
             let mapping = taskwarrior.options(context.config.taskwarrior)
             let objects = all.map { TaskwarriorMapping.object($0, mapping) }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
@@ -26,18 +26,18 @@ struct ExportCommand: ParsableCommand {
             Terminal.printError("exported \(all.count) tasks for Taskwarrior to \(file)")
             return
         }
-        // Next Up first, in its order, so an import rebuilds that order; then
-        // the rest oldest first. Positions, so that no task is copied.
-        let next = TaskOrdering.nextUpOrder(all)
-        var inNext = [Bool](repeating: false, count: all.count)
-        for i in next { inNext[i] = true }
-        let ordered = (next + TaskOrdering.creationOrder(all).filter { !inNext[$0] }).lazy.map { all[$0] }
+        // Each row written from its stored columns, without a TaskItem: Next
+        // Up first, in its order, so an import rebuilds that order; then the
+        // rest oldest first (``TaskRowBuffer/exportOrder()``).
+        let rows = try context.store.allTaskRows()
+        defer { ListsKeptUntilExit.shared.keep(rows) }
+        let ordered = rows.exportOrder().lazy.map { rows[$0] }
         guard let file, file != "-" else {
             try FDOutput.standardOutput { try TaskJSONWriter.stream(ordered, pretty: true, versions: true, to: &$0) }
             return
         }
         try PrivateFile.write(to: file, command: "export") { try TaskJSONWriter.stream(ordered, pretty: true, versions: true, to: &$0) }
-        Terminal.printError("exported \(all.count) tasks to \(file)")
+        Terminal.printError("exported \(rows.count) tasks to \(file)")
     }
 }
 

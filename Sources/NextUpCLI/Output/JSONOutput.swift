@@ -5,11 +5,11 @@ import NextUpCore
 enum JSONOutput {
     /// With `versions`, each field's version too (`export`: a lossless backup).
     static func string(_ tasks: [TaskItem], pretty: Bool = true, versions: Bool = false) throws -> String {
-        TaskJSONWriter.string(tasks.map { TaskJSON($0, versions: versions) }, pretty: pretty)
+        TaskJSONWriter.string(tasks, pretty: pretty, versions: versions)
     }
 
     static func string(_ task: TaskItem) throws -> String {
-        TaskJSONWriter.string(TaskJSON(task), pretty: true)
+        TaskJSONWriter.string(task, pretty: true)
     }
 
     /// Decodes an import file, turning decoder errors into one line that names

@@ -1,18 +1,24 @@
 import NextUpCore
 
-/// Writes task objects (DESIGN.md §4) as JSON text.
+/// Writes task objects (DESIGN.md §4) as JSON text: the one writer of the
+/// task object, for every JSON output (`export`, `list --json`,
+/// `next --json`, `show --json`, `add --json`), from a ``TaskItem`` or from a
+/// stored row read in place (``TaskJSONSource``).
 ///
 /// Contract: the output is byte for byte what Foundation's `JSONEncoder`
-/// writes for ``TaskJSON`` with `[.prettyPrinted, .sortedKeys,
+/// writes for `TaskJSON(task, versions:)` with `[.prettyPrinted, .sortedKeys,
 /// .withoutEscapingSlashes]` (or `[.sortedKeys, .withoutEscapingSlashes]`
 /// when not pretty) — every key present, unset as `null`, keys in byte order,
 /// two-space indentation, `"key" : value` — written straight into one byte
 /// buffer. The generic encoder took a third of `list --json` and `export`
-/// at 100,000 tasks.
+/// at 100,000 tasks; building a ``TaskJSON`` first, a tenth of an export.
 enum TaskJSONWriter {
-    static func string(_ tasks: [TaskJSON], pretty: Bool) -> String {
+    /// The array of `tasks` as one string (no trailing newline).
+    static func string(_ tasks: [TaskItem], pretty: Bool, versions: Bool) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(tasks.count * 560 + 8)
+        var scratch = Scratch()
+        defer { scratch.deallocate() }
         if tasks.isEmpty {
             out += pretty ? Array("[\n\n]".utf8) : Array("[]".utf8)
         } else {
@@ -20,7 +26,7 @@ enum TaskJSONWriter {
             for (i, task) in tasks.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 if pretty { out += Array("\n  ".utf8) }
-                write(task, indent: pretty ? 2 : nil, to: &out)
+                write(task, versions: versions, indent: pretty ? 2 : nil, scratch: &scratch, to: &out)
             }
             if pretty { out.append(UInt8(ascii: "\n")) }
             out.append(UInt8(ascii: "]"))
@@ -28,17 +34,20 @@ enum TaskJSONWriter {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The array of `tasks` as ``string(_:pretty:)`` writes it, followed by a
-    /// newline, streamed into `out` (flushed as it fills): one task object
-    /// alive at a time, never the whole text.
-    static func stream(_ tasks: some Sequence<TaskItem>, pretty: Bool, versions: Bool, to out: inout FDOutput) throws {
+    /// The array of `tasks` as ``string(_:pretty:versions:)`` writes it,
+    /// followed by a newline, streamed into `out` (flushed as it fills): one
+    /// task object at a time, never the whole text.
+    static func stream<Tasks: Sequence>(_ tasks: Tasks, pretty: Bool, versions: Bool, to out: inout FDOutput) throws
+    where Tasks.Element: TaskJSONSource {
         var any = false
+        var scratch = Scratch()
+        defer { scratch.deallocate() }
         for (i, task) in tasks.enumerated() {
             if i == 0 { out.buffer.append(UInt8(ascii: "[")) }
             any = true
             if i > 0 { out.buffer.append(UInt8(ascii: ",")) }
             if pretty { out.buffer.append(contentsOf: "\n  ".utf8) }
-            write(TaskJSON(task), versionsOf: versions ? task : nil, indent: pretty ? 2 : nil, to: &out.buffer)
+            write(task, versions: versions, indent: pretty ? 2 : nil, scratch: &scratch, to: &out.buffer)
             try out.flushIfFull()
         }
         guard any else {
@@ -49,11 +58,67 @@ enum TaskJSONWriter {
         out.buffer.append(contentsOf: "]\n".utf8)
     }
 
-    static func string(_ task: TaskJSON, pretty: Bool) -> String {
+    /// One object, its `{` at column 0 (`show --json`, `add --json`), or compact.
+    static func string(_ task: TaskItem, pretty: Bool, versions: Bool = false) -> String {
         var out: [UInt8] = []
-        write(task, indent: pretty ? 0 : nil, to: &out)
+        var scratch = Scratch()
+        defer { scratch.deallocate() }
+        write(task, versions: versions, indent: pretty ? 0 : nil, scratch: &scratch, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
+
+    /// What one task's object needs beyond the output, kept from task to task.
+    struct Scratch {
+        /// The object being written.
+        var stage = ByteStage()
+        /// The task's versions, with nothing counted by reference: each
+        /// entry's register (a known field's table index, or `-1 - i` for
+        /// `others[i]`), timestamp and replica (its place in `replicas`).
+        var versions: [(register: Int, timestamp: HybridTimestamp, replica: Int)] = []
+        /// The task's registers that are not known fields (tags, opaque fields).
+        var others: [TaskField] = []
+        /// The order to write `versions` in, as positions.
+        var order: [Int] = []
+        /// Every replica met so far, with its id's text (kept for the whole
+        /// output: a store names a few).
+        var replicas: [ReplicaID] = []
+        var replicaTexts: [UnsafeBufferPointer<UInt8>] = []
+        var replicaPlaces: [ReplicaID: Int] = [:]
+        var lastReplica = 0
+
+        /// `replica`'s place in `replicas`, added when new.
+        mutating func place(of replica: ReplicaID) -> Int {
+            if lastReplica < replicas.count, replicas[lastReplica] == replica { return lastReplica }
+            if let known = replicaPlaces[replica] {
+                lastReplica = known
+                return known
+            }
+            replicas.append(replica)
+            replicaTexts.append(immortal(Array(replica.rawValue.utf8)))
+            replicaPlaces[replica] = replicas.count - 1
+            lastReplica = replicas.count - 1
+            return lastReplica
+        }
+
+        /// The register of an entry of `versions`.
+        func field(_ register: Int) -> TaskField { register >= 0 ? knownFields[register] : others[-1 - register] }
+
+        func deallocate() {
+            stage.deallocate()
+            replicaTexts.forEach { $0.deallocate() }
+        }
+    }
+
+    nonisolated(unsafe) private static let knownFields = TaskField.known
+
+    /// Each known field's place among the known fields' names in byte order
+    /// (``TaskField/precedesInByteOrder(_:_:)``), by table index: versions
+    /// of known fields only (almost every task) are put in order as integers.
+    private static let byteOrderRanks: [Int] = {
+        let known = TaskField.known
+        let sorted = known.sorted(by: TaskField.precedesInByteOrder)
+        return known.map { field in sorted.firstIndex(of: field)! }
+    }()
 
     /// The keys, in the order `.sortedKeys` sorts them, quoted.
     private static let keys: [[UInt8]] = [
@@ -62,15 +127,30 @@ enum TaskJSONWriter {
     ].map { Array("\"\($0)\"".utf8) }
     /// The JSON keys this writer writes, for the field-table test.
     static let writtenKeys: Set<String> = Set(keys.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) })
-    private static let null = Array("null".utf8), yes = Array("true".utf8), no = Array("false".utf8)
+    private static let null: StaticString = "null", yes: StaticString = "true", no: StaticString = "false"
 
     /// Everything written before each key's value, as one run of bytes per
     /// key: the comma after the previous member, the newline and indentation,
     /// the quoted key and its separator. `pretty` is for an object whose `{`
     /// sits at column 2 (the streamed array's elements), `compact` for no
     /// indentation; any other indentation is made as it is written.
-    private static let prettyPrefixes = keys.indices.map { prefix(field: $0, indent: 2) }
-    private static let compactPrefixes = keys.indices.map { prefix(field: $0, indent: nil) }
+    /// Both are made once and never freed (runs read without retaining an array).
+    nonisolated(unsafe) private static let prettyPrefixes = keys.indices.map { immortal(prefix(field: $0, indent: 2)) }
+    nonisolated(unsafe) private static let compactPrefixes = keys.indices.map { immortal(prefix(field: $0, indent: nil)) }
+    /// For each known field (by table index), what comes before its version
+    /// in the streamed array's `versions` object: the newline and
+    /// indentation, the quoted name, its separator and the value's quote.
+    nonisolated(unsafe) private static let prettyVersionNames = TaskField.known.map { field in
+        immortal([UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 6) + Array("\"\(field.rawValue)\" : \"".utf8))
+    }
+    /// A newline and 64 spaces: any newline and indentation is a prefix of it.
+    nonisolated(unsafe) private static let newlineAndSpaces = immortal([UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 64))
+
+    private static func immortal(_ bytes: [UInt8]) -> UnsafeBufferPointer<UInt8> {
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+        _ = copy.initialize(from: bytes)
+        return UnsafeBufferPointer(copy)
+    }
 
     private static func prefix(field: Int, indent: Int?) -> [UInt8] {
         var out: [UInt8] = []
@@ -84,56 +164,84 @@ enum TaskJSONWriter {
         return out
     }
 
-    /// One object whose `{` sits at column `indent` (nil: compact). With
-    /// `item`, its versions are written from the task itself (as
-    /// `TaskJSON(item, versions: true)` would hold them), without building
-    /// the dictionary of strings.
-    private static func write(_ t: TaskJSON, versionsOf item: TaskItem? = nil, indent: Int?, to out: inout [UInt8]) {
+    /// One object whose `{` sits at column `indent` (nil: compact); with
+    /// `versions`, the `versions` member too (`export`).
+    private static func write<Task: TaskJSONSource>(_ t: Task, versions withVersions: Bool, indent: Int?,
+                                                    scratch: inout Scratch, to result: inout [UInt8]) {
+        var stage = scratch.stage
+        stage.removeAll()
+        write(t, versions: withVersions, indent: indent, scratch: &scratch, stage: &stage)
+        result.append(contentsOf: stage.bytes)
+        scratch.stage = stage
+    }
+
+    /// ``write(_:versions:indent:scratch:to:)`` into the stage (an `inout`
+    /// parameter: the nested writers below reach it without a dynamic
+    /// exclusivity check).
+    private static func write<Task: TaskJSONSource>(_ t: Task, versions withVersions: Bool, indent: Int?,
+                                                    scratch: inout Scratch, stage out: inout ByteStage) {
         var field = 0
-        let prefixes = indent == 2 ? prettyPrefixes : indent == nil ? compactPrefixes : keys.indices.map { prefix(field: $0, indent: indent) }
+        let made = indent == 2 || indent == nil ? nil : keys.indices.map { immortal(prefix(field: $0, indent: indent)) }
+        defer { made?.forEach { $0.deallocate() } }
+        let prefixes = made ?? (indent == 2 ? prettyPrefixes : compactPrefixes)
+        let spaces = newlineAndSpaces, versionNames = prettyVersionNames
+        func literal(_ s: StaticString) { out.appendLiteral(s) }
         func key() {
-            prefixes[field].withUnsafeBufferPointer { out.append(contentsOf: $0) }
+            out.appendBytes(prefixes[field])
             field += 1
         }
-        func string(_ s: String?) {
-            key()
-            if let s { JSONBytes.appendString(s, to: &out, escapingSlashes: false) } else { out.append(contentsOf: null) }
+        func bytes(_ text: UnsafeBufferPointer<UInt8>?) {
+            if let text { JSONBytes.appendString(text, to: &out, escapingSlashes: false) } else { literal(null) }
         }
-        func int(_ n: Int?) {
+        func text(_ f: TaskField, emptyIsNull: Bool = false) {
             key()
-            if let n { out.append(contentsOf: String(n).utf8) } else { out.append(contentsOf: null) }
+            t.withText(f) { text in bytes(emptyIsNull && text?.isEmpty == true ? nil : text) }
+        }
+        func int(_ n: Int64?) {
+            key()
+            guard let n else { literal(null); return }
+            var text = String(n)
+            text.withUTF8 { out.appendBytes($0) }
+        }
+        func timestamp(_ millis: Int64?) {
+            key()
+            guard let millis else { literal(null); return }
+            out.append(UInt8(ascii: "\""))
+            Timestamps.appendRFC3339(millis, to: &out)
+            out.append(UInt8(ascii: "\""))
         }
         func bool(_ b: Bool) {
             key()
-            out.append(contentsOf: b ? yes : no)
+            literal(b ? yes : no)
         }
         /// Newline and indentation for an element `depth` levels inside the object.
         func newline(_ depth: Int) {
             guard let indent else { return }
+            let n = 1 + indent + 2 * depth
+            if n <= spaces.count { out.appendBytes(UnsafeBufferPointer(rebasing: spaces[..<n])); return }
             out.append(UInt8(ascii: "\n"))
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent + 2 * depth))
+            for _ in 1..<n { out.append(UInt8(ascii: " ")) }
         }
-        /// An object member by member; `pairs` in key byte order (as `.sortedKeys`).
-        func members<V>(_ pairs: [(String, V)]?, _ write: (V) -> Void) {
-            guard let values = pairs else { field += 1; return }
+        /// An object of `count` members (absent when nil), `member(i)` writing
+        /// the i-th (its ``name(_:)`` and value), in key byte order (as `.sortedKeys`).
+        func members(_ count: Int?, _ member: (Int) -> Void) {
+            guard let count else { field += 1; return }
             key()
             out.append(UInt8(ascii: "{"))
-            if values.isEmpty && indent != nil { out.append(UInt8(ascii: "\n")); newline(1) }
-            for (i, (name, value)) in values.enumerated() {
+            if count == 0 && indent != nil { out.append(UInt8(ascii: "\n")); newline(1) }
+            for i in 0..<count {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                newline(2)
-                JSONBytes.appendString(name, to: &out, escapingSlashes: false)
-                if indent == nil { out.append(UInt8(ascii: ":")) } else { out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")]) }
-                write(value)
+                member(i)
             }
-            if !values.isEmpty { newline(1) }
+            if count > 0 { newline(1) }
             out.append(UInt8(ascii: "}"))
         }
-        func inByteOrder<V>(_ values: [String: V]?) -> [(String, V)]? {
-            values?.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { ($0.key, $0.value) }
+        /// A member's newline, indentation, name and separator.
+        func name(_ s: String) {
+            newline(2)
+            JSONBytes.appendString(s, to: &out, escapingSlashes: false)
+            if indent == nil { out.append(UInt8(ascii: ":")) } else { out.appendLiteral(" : ") }
         }
-        func object(_ values: [String: String]?) { members(inByteOrder(values)) { JSONBytes.appendString($0, to: &out, escapingSlashes: false) } }
-        func extra(_ values: [String: FieldValue]?) { members(inByteOrder(values)) { JSONBytes.appendValue($0, to: &out, escapingSlashes: false) } }
         func strings(_ list: [String]) {
             key()
             out.append(UInt8(ascii: "["))
@@ -146,26 +254,61 @@ enum TaskJSONWriter {
             if !list.isEmpty { newline(1) }
             out.append(UInt8(ascii: "]"))
         }
+        scratch.versions.removeAll(keepingCapacity: true)
+        scratch.others.removeAll(keepingCapacity: true)
+        let modified = t.forEachVersion { field, version in
+            let register: Int
+            if let index = field.tableIndex {
+                register = index
+            } else {
+                register = -1 - scratch.others.count
+                scratch.others.append(field)
+            }
+            scratch.versions.append((register, version.timestamp, scratch.place(of: version.replica)))
+        }
+        let extra = t.extra
+        let completedAt = t.integer(.done)
         out.append(UInt8(ascii: "{"))
-        string(t.category); string(t.completedAt); string(t.created); bool(t.deleted ?? false)
-        bool(t.done ?? false); string(t.due); int(t.duration); string(t.externalID); extra(t.extra); string(t.id)
-        int(t.importance); string(t.modified); bool(t.nextUp ?? false); string(t.notes)
-        string(t.source); strings(t.tags ?? []); string(t.title); string(t.urgency)
-        if let item {
-            // Register names in byte order, as `.sortedKeys` sorts them.
-            let sorted = item.versions.sorted { TaskField.precedesInByteOrder($0.key, $1.key) }.map { ($0.key.rawValue, $0.value) }
-            members(sorted) { version in
-                out.append(UInt8(ascii: "\""))
-                version.appendEncoded(to: &out)
+        text(.category); timestamp(completedAt); timestamp(t.integer(.created) ?? 0); bool((t.integer(.deleted) ?? 0) != 0)
+        bool(completedAt != nil); text(.due); int(t.integer(.duration)); text(.externalID)
+        // The opaque registers (tag elements are `tags`), absent when none.
+        let opaque = extra.isEmpty ? [] : extra.filter { $0.key.tagName == nil }
+            .map { ($0.key.rawValue, $0.value) }.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+        members(opaque.isEmpty ? nil : opaque.count) { i in
+            name(opaque[i].0)
+            JSONBytes.appendValue(opaque[i].1, to: &out, escapingSlashes: false)
+        }
+        key(); t.withID { bytes($0) }
+        int(t.integer(.importance)); timestamp(modified.millis); bool(t.withText(.nextUp) { $0 != nil }); text(.notes, emptyIsNull: true)
+        text(.source); strings(TaskItem.tags(in: extra)); text(.title); text(.urgency)
+        if withVersions {
+            // Register names in byte order, as `.sortedKeys` sorts them:
+            // positions sorted, no entry moved.
+            let count = scratch.versions.count
+            scratch.order.removeAll(keepingCapacity: true)
+            if scratch.others.isEmpty {
+                let ranks = byteOrderRanks
+                for (i, entry) in scratch.versions.enumerated() { scratch.order.append(ranks[entry.register] << 32 | i) }
+                scratch.order.sort()
+                for i in 0..<count { scratch.order[i] &= 0xFFFF_FFFF }
+            } else {
+                let fields = scratch.versions.map { scratch.field($0.register) }
+                scratch.order.append(contentsOf: 0..<count)
+                scratch.order.sort { TaskField.precedesInByteOrder(fields[$0], fields[$1]) }
+            }
+            members(count) { i in
+                let (register, timestamp, replica) = scratch.versions[scratch.order[i]]
+                if indent == 2, register >= 0 {
+                    out.appendBytes(versionNames[register])
+                } else {
+                    name(scratch.field(register).rawValue)
+                    out.append(UInt8(ascii: "\""))
+                }
+                Version.appendEncoded(timestamp: timestamp, replica: scratch.replicaTexts[replica], to: &out)
                 out.append(UInt8(ascii: "\""))
             }
-        } else {
-            object(t.versions)
         }
-        if let indent {
-            out.append(UInt8(ascii: "\n"))
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
-        }
+        newline(0)
         out.append(UInt8(ascii: "}"))
     }
 }

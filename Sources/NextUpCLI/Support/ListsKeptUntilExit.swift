@@ -1,5 +1,6 @@
 import Foundation
 import NextUpCore
+import NextUpStore
 
 /// The whole lists a one-shot command read (`list`, `next`, `export`: up to
 /// every task of the store), handed over once written and never freed: the
@@ -12,9 +13,17 @@ final class ListsKeptUntilExit: @unchecked Sendable {
     static let shared = ListsKeptUntilExit()
     private let lock = NSLock()
     private var lists: [[TaskItem]] = []
+    private var rows: [TaskRowBuffer] = []
 
     func keep(_ tasks: [TaskItem]) {
         lock.lock(); defer { lock.unlock() }
         lists.append(tasks)
+    }
+
+    /// `export`'s rows (one buffer, freed at once anyway; kept so that the
+    /// views written from it stay valid to the end).
+    func keep(_ buffer: TaskRowBuffer) {
+        lock.lock(); defer { lock.unlock() }
+        rows.append(buffer)
     }
 }

@@ -27,7 +27,17 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// Appends ``encoded``'s bytes (which never need a JSON escape).
-    public func appendEncoded(to bytes: inout [UInt8]) {
+    @inlinable
+    public func appendEncoded<Sink: ByteSink>(to bytes: inout Sink) {
+        var replica = replica.rawValue
+        replica.withUTF8 { Self.appendEncoded(timestamp: timestamp, replica: $0, to: &bytes) }
+    }
+
+    /// ``appendEncoded(to:)`` of the version of `timestamp` by the replica
+    /// whose id's text is `replica` (the JSON writer keeps each replica's
+    /// text at hand, not one string per field).
+    @inlinable
+    public static func appendEncoded<Sink: ByteSink>(timestamp: HybridTimestamp, replica: UnsafeBufferPointer<UInt8>, to bytes: inout Sink) {
         // The 16 digits and the `@` made on the stack and appended at once
         // (`export` writes one per field of every task).
         let raw = UInt64(bitPattern: timestamp.rawValue)
@@ -37,11 +47,10 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
                 digits[i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
             }
             digits[16] = UInt8(ascii: "@")
-            bytes.append(contentsOf: digits)
+            bytes.appendBytes(UnsafeBufferPointer(digits))
         }
-        bytes.append(contentsOf: replica.rawValue.utf8)
+        bytes.appendBytes(replica)
     }
-
 
     /// Parses ``encoded``; nil for anything else.
     public init?(encoded: String) {

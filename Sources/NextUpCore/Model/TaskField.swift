@@ -112,6 +112,9 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
     /// opaque field.
     public var spec: FieldSpec? { ordinal < FieldSpec.table.count ? FieldSpec.table[ordinal] : nil }
     public var isKnown: Bool { ordinal != .max }
+    /// This field's row in the field table (``FieldSpec/table``), nil for a
+    /// tag element or an opaque field: the store's column of a known field.
+    public var tableIndex: Int? { ordinal != .max ? ordinal : nil }
 
     /// The prefix of tag-element registers.
     public static let tagPrefix = "tag:"

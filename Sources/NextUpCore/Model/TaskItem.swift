@@ -42,7 +42,11 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
     public var extra: [TaskField: FieldValue] = [:]
 
     /// The tags present, sorted (case-insensitively, then exactly).
-    public var tags: [String] {
+    public var tags: [String] { Self.tags(in: extra) }
+
+    /// The tags present among `extra`'s registers (``extra``), sorted as
+    /// ``tags``: for a task read without a ``TaskItem``.
+    public static func tags(in extra: [TaskField: FieldValue]) -> [String] {
         if extra.isEmpty { return [] }
         return extra.compactMap { field, value in value == .bool(true) ? field.tagName : nil }
             .sorted { let a = $0.lowercased(), b = $1.lowercased(); return a != b ? a < b : $0 < $1 }

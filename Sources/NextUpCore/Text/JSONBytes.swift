@@ -2,45 +2,51 @@
 /// `JSONEncoder` writes it, for the hot paths where the generic encoder is too
 /// slow (`--json`, `export`, the outbox entry of every write).
 public enum JSONBytes {
-    private static let hex = Array("0123456789abcdef".utf8)
+    @usableFromInline static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends `s` as a JSON string: `"` and `\` escaped, control characters
     /// as `\b \f \n \r \t` or `\u00xx`, `/` as `\/` only when
     /// `escapingSlashes` (JSONEncoder's default), everything else as UTF-8.
-    public static func appendString(_ s: String, to out: inout [UInt8], escapingSlashes: Bool) {
+    @inlinable
+    public static func appendString<Sink: ByteSink>(_ s: String, to out: inout Sink, escapingSlashes: Bool) {
+        var s = s
+        s.withUTF8 { appendString($0, to: &out, escapingSlashes: escapingSlashes) }
+    }
+
+    /// ``appendString(_:to:escapingSlashes:)`` of text given as its UTF-8
+    /// bytes (a column read in place), which must be valid UTF-8.
+    @inlinable
+    public static func appendString<Sink: ByteSink>(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout Sink, escapingSlashes: Bool) {
         out.append(UInt8(ascii: "\""))
         // The runs that need no escape are copied in one go; eight bytes at a
         // time are checked for one that might (a word with none is skipped).
-        var s = s
-        s.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            let count = bytes.count
-            var start = 0, i = 0
-            while i < count {
-                if i + 8 <= count, !mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self), escapingSlashes: escapingSlashes) {
-                    i += 8
-                    continue
-                }
-                let end = min(i + 8, count)
-                while i < end {
-                    let byte = base[i]
-                    if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escapingSlashes && byte == UInt8(ascii: "/")) {
-                        if start < i { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: i - start)) }
-                        appendEscaped(byte, to: &out)
-                        start = i + 1
-                    }
-                    i += 1
-                }
+        guard let base = bytes.baseAddress else { out.append(UInt8(ascii: "\"")); return }
+        let count = bytes.count
+        var start = 0, i = 0
+        while i < count {
+            if i + 8 <= count, !mayNeedEscape(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self), escapingSlashes: escapingSlashes) {
+                i += 8
+                continue
             }
-            if start < count { out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: count - start)) }
+            let end = min(i + 8, count)
+            while i < end {
+                let byte = base[i]
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (escapingSlashes && byte == UInt8(ascii: "/")) {
+                    if start < i { out.appendBytes(UnsafeBufferPointer(start: base + start, count: i - start)) }
+                    appendEscaped(byte, to: &out)
+                    start = i + 1
+                }
+                i += 1
+            }
         }
+        if start < count { out.appendBytes(UnsafeBufferPointer(start: base + start, count: count - start)) }
         out.append(UInt8(ascii: "\""))
     }
 
     /// False only when none of the eight bytes of `word` is a control
     /// character, `"`, `\` (or `/` when `escapingSlashes`); true may be a false
     /// alarm (the bytes are then checked one by one).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func mayNeedEscape(_ word: UInt64, escapingSlashes: Bool) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
@@ -52,29 +58,33 @@ public enum JSONBytes {
     }
 
     /// One byte that needs escaping, escaped as JSONEncoder does.
-    static func appendEscaped(_ byte: UInt8, to out: inout [UInt8]) {
+    @inlinable
+    static func appendEscaped<Sink: ByteSink>(_ byte: UInt8, to out: inout Sink) {
+        out.append(UInt8(ascii: "\\"))
         switch byte {
-        case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-        case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-        case UInt8(ascii: "/"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "/")])
-        case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-        case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-        case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-        case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-        case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(byte)
+        case 0x08: out.append(UInt8(ascii: "b"))
+        case 0x0C: out.append(UInt8(ascii: "f"))
+        case 0x0A: out.append(UInt8(ascii: "n"))
+        case 0x0D: out.append(UInt8(ascii: "r"))
+        case 0x09: out.append(UInt8(ascii: "t"))
         default:
-            out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                    hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            out.appendLiteral("u00")
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0xF)])
         }
     }
 
     /// Appends a field value as JSONEncoder writes it.
-    public static func appendValue(_ value: FieldValue, to out: inout [UInt8], escapingSlashes: Bool) {
+    @inlinable
+    public static func appendValue<Sink: ByteSink>(_ value: FieldValue, to out: inout Sink, escapingSlashes: Bool) {
         switch value {
-        case .null: out.append(contentsOf: "null".utf8)
+        case .null: out.appendLiteral("null")
         case .string(let s): appendString(s, to: &out, escapingSlashes: escapingSlashes)
-        case .int(let n): out.append(contentsOf: String(n).utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .int(let n):
+            var text = String(n)
+            text.withUTF8 { out.appendBytes($0) }
+        case .bool(let b): out.appendLiteral(b ? "true" : "false")
         }
     }
 }

@@ -98,6 +98,20 @@ extension TaskStore {
         try database.read { db in try TaskRow.fetchAll(db, order: "id") }
     }
 
+    /// Every task's row, deleted ones included, by id, copied as stored
+    /// (``TaskRowBuffer``): what ``allTasks()`` reads, for a whole-set
+    /// export that writes each task once without a ``TaskItem``.
+    public func allTaskRows() throws -> TaskRowBuffer {
+        try database.read { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0, pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            let rows = TaskRowBuffer(byteCapacity: pages * pageSize)
+            let statement = try db.makeStatement(sql: "SELECT \(TaskRow.columns) FROM task ORDER BY id")
+            let cursor = try Row.fetchCursor(statement)
+            while try cursor.next() != nil { rows.append(statement.sqliteStatement) }
+            return rows
+        }
+    }
+
 
     /// Counts for `doctor` and the status bar.
     public struct Counts: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Glibc
 import NextUpCore
 
 /// The text form of a set of field versions, as the store keeps it: the task
@@ -81,7 +82,7 @@ enum VersionsColumn {
         private var known: [([UInt8], ReplicaID)] = []
 
         mutating func id(_ bytes: UnsafeBufferPointer<UInt8>) -> ReplicaID? {
-            for (raw, id) in known where raw.count == bytes.count && raw.elementsEqual(bytes) { return id }
+            for (raw, id) in known where VersionsColumn.equal(raw, bytes) { return id }
             guard let id = ReplicaID(String(decoding: bytes, as: UTF8.self)) else { return nil }
             if known.count < 8 { known.append((Array(bytes), id)) }
             return id
@@ -108,21 +109,43 @@ enum VersionsColumn {
     /// twice, which ``encode(_:)`` never writes, counts both entries here.)
     static func newest(_ text: String, replicas: inout Replicas) -> (TaskField, Version)? {
         var newest: (TaskField, Version)?
-        forEachEntry(text, replicas: &replicas, into: &newest, room: { _, _ in }) { newest, field, version in
+        forEachEntry(text, replicas: &replicas, into: &newest, room: nil) { newest, field, version in
             if newest.map({ version > $0.1 }) ?? true { newest = (field, version) }
         }
         return newest
     }
 
     /// Every well-formed field entry of the column, left to right, with its
-    /// version: the one reading of the format, under ``decode(_:)`` and
-    /// ``newest(_:replicas:)``, each adding to `state`. `room` is told first
-    /// how many field entries there are at most.
+    /// version: the one reading of the format, under ``decode(_:)``,
+    /// ``newest(_:replicas:)`` and ``forEachVersion(_:replicas:_:)``, each adding
+    /// to `state`. `room`, when given, is told first how many field entries
+    /// there are at most.
     @inline(__always)
     private static func forEachEntry<State>(_ text: String, replicas: inout Replicas, into state: inout State,
-                                            room: (inout State, Int) -> Void, _ body: (inout State, TaskField, Version) -> Void) {
+                                            room: ((inout State, Int) -> Void)?, _ body: (inout State, TaskField, Version) -> Void) {
         var text = text
-        text.withUTF8 { bytes in
+        text.withUTF8 { forEachEntry($0, replicas: &replicas, into: &state, room: room, body) }
+    }
+
+    /// Every field entry of the column (given as its bytes), left to right,
+    /// without a map (an export writes each row's versions once); returns
+    /// the newest timestamp among them, or zero. (A column naming a field
+    /// twice, which ``encode(_:)`` never writes, gives both entries here.)
+    static func forEachVersion(_ text: UnsafeBufferPointer<UInt8>, replicas: inout Replicas,
+                               _ body: (TaskField, Version) -> Void) -> HybridTimestamp {
+        var newest = HybridTimestamp.zero
+        forEachEntry(text, replicas: &replicas, into: &newest, room: nil) { newest, field, version in
+            body(field, version)
+            if version.timestamp > newest { newest = version.timestamp }
+        }
+        return newest
+    }
+
+    /// ``forEachEntry(_:replicas:into:room:_:)`` on the column's bytes.
+    @inline(__always)
+    private static func forEachEntry<State>(_ bytes: UnsafeBufferPointer<UInt8>, replicas: inout Replicas, into state: inout State,
+                                            room: ((inout State, Int) -> Void)?, _ body: (inout State, TaskField, Version) -> Void) {
+        if let room {
             // One per entry not starting with `@` or `=` (a dictionary grown
             // entry by entry rehashes itself on the way).
             var fields = 0, entryStart = true
@@ -131,27 +154,27 @@ enum VersionsColumn {
                 entryStart = b == UInt8(ascii: ",")
             }
             room(&state, fields)
-            var replica: ReplicaID?
-            var timestamp: Int64?
-            var start = 0
-            while start < bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-                defer { start = end + 1 }
-                guard end > start else { continue }
-                switch bytes[start] {
-                case UInt8(ascii: "@"):
-                    // A bad replica leaves the fields after it without one.
-                    replica = end - start == 37 ? replicas.id(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])) : nil
-                    timestamp = nil
-                case UInt8(ascii: "="):
-                    timestamp = Self.timestamp(bytes, start + 1, end)
-                default:
-                    let escaped = bytes[start] == UInt8(ascii: "\\")
-                    guard let replica, let timestamp,
-                          let field = field(UnsafeBufferPointer(rebasing: bytes[(escaped ? start + 1 : start)..<end])) else { continue }
-                    body(&state, field, Version(timestamp: HybridTimestamp(rawValue: timestamp), replica: replica))
-                }
+        }
+        var replica: ReplicaID?
+        var timestamp: Int64?
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+            defer { start = end + 1 }
+            guard end > start else { continue }
+            switch bytes[start] {
+            case UInt8(ascii: "@"):
+                // A bad replica leaves the fields after it without one.
+                replica = end - start == 37 ? replicas.id(UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])) : nil
+                timestamp = nil
+            case UInt8(ascii: "="):
+                timestamp = Self.timestamp(bytes, start + 1, end)
+            default:
+                let escaped = bytes[start] == UInt8(ascii: "\\")
+                guard let replica, let timestamp,
+                      let field = field(UnsafeBufferPointer(rebasing: bytes[(escaped ? start + 1 : start)..<end])) else { continue }
+                body(&state, field, Version(timestamp: HybridTimestamp(rawValue: timestamp), replica: replica))
             }
         }
     }
@@ -159,11 +182,19 @@ enum VersionsColumn {
     /// The field named by `name`: a known field matched on its bytes (no
     /// string made, nothing hashed), any other through ``TaskField/init(rawValue:)``.
     private static func field(_ name: UnsafeBufferPointer<UInt8>) -> TaskField? {
-        for (field, known) in knownNames where known.count == name.count && known.elementsEqual(name) { return field }
+        for (field, known) in knownNames where equal(known, name) { return field }
         return TaskField(rawValue: String(decoding: name, as: UTF8.self))
     }
 
     private static let knownNames: [(TaskField, [UInt8])] = TaskField.known.map { ($0, Array($0.rawValue.utf8)) }
+
+    /// Whether `a` and `b` hold the same bytes (compared at once, not
+    /// element by element through two iterators).
+    @inline(__always)
+    static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        return a.withUnsafeBufferPointer { a in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+    }
 
     /// 16 hex digits in `bytes[start..<end]` as a non-negative timestamp.
     private static func timestamp(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int64? {

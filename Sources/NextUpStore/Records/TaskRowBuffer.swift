@@ -1,0 +1,164 @@
+import GRDB
+import GRDBSQLite
+import NextUpCore
+
+/// Many rows of the `task` table, each column copied as SQLite gave it into
+/// one buffer, for a whole-set read that writes every task once and keeps
+/// none (`export`): no ``TaskItem``, no string or dictionary per field.
+///
+/// Contract: row `i`'s columns are exactly what ``TaskRow/columns`` read for
+/// that row (text as its bytes, integers as themselves, NULL as nil); rows
+/// are in the order they were appended (a read in key order appends them by
+/// id); a row whose id is not a task id is never appended (as
+/// ``TaskRow/decode(_:replicas:versions:)`` skips it), and an id in another
+/// UUID spelling is kept in ``TaskID``'s canonical form. Read a row through
+/// ``TaskColumns``, valid while this buffer is alive.
+public final class TaskRowBuffer {
+    // Memory managed by hand: a view reads a column through two pointers,
+    // with no array to retain and no exclusivity check on a class's stored
+    // property (each cost more than reading the column). Read and written
+    // from one thread.
+    /// Text columns: a 4-byte length and the bytes, unaligned.
+    @exclusivity(unchecked) private var bytes: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var byteCapacity: Int
+    @exclusivity(unchecked) private var used = 0
+    /// ``columnCount`` slots per row: a text column's offset in `bytes`, or
+    /// an integer column's value.
+    @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Int64>
+    /// One bit per column that is NULL, per row.
+    @exclusivity(unchecked) private var nulls: UnsafeMutablePointer<UInt32>
+    @exclusivity(unchecked) private var rowCapacity: Int
+    /// How many rows the buffer holds.
+    @exclusivity(unchecked) public private(set) var count = 0
+    /// The replica ids met in the versions columns, each parsed once.
+    @exclusivity(unchecked) var replicas = VersionsColumn.Replicas()
+
+    /// ``TaskRow/columnCount``: the id, the known fields in table order, `extra`, `versions`.
+    let columnCount = TaskRow.columnCount
+    /// Whether each column is read as text (else as an integer).
+    private let isText: [Bool] = [true] + FieldSpec.table.map { $0.kind == .text } + [true, true]
+
+    /// `byteCapacity`: room for the rows' text at first (the store file's
+    /// size bounds it: reserved, not touched, so a whole-set read never
+    /// copies the buffer to grow it).
+    init(byteCapacity: Int = 1 << 20) {
+        self.byteCapacity = max(byteCapacity, 1 << 16)
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: self.byteCapacity, alignment: 8)
+        rowCapacity = max(1024, self.byteCapacity / 512)
+        slots = UnsafeMutablePointer<Int64>.allocate(capacity: rowCapacity * columnCount)
+        nulls = UnsafeMutablePointer<UInt32>.allocate(capacity: rowCapacity)
+    }
+
+    deinit {
+        bytes.deallocate()
+        slots.deallocate()
+        nulls.deallocate()
+    }
+
+    /// Row `i`'s columns (valid while the buffer is alive).
+    public subscript(i: Int) -> TaskColumns {
+        precondition(i >= 0 && i < count, "row \(i) of \(count)")
+        return TaskColumns(buffer: self, bytes: UnsafeRawPointer(bytes), slots: UnsafePointer(slots + i * columnCount),
+                           nulls: nulls[i], columnCount: columnCount)
+    }
+
+    /// Copies the row `statement` is on (its first ``TaskRow/columnCount``
+    /// columns are ``TaskRow/columns``); skips a row whose id ``TaskID``
+    /// does not read.
+    func append(_ statement: OpaquePointer) {
+        guard let idText = sqlite3_column_text(statement, 0) else { return }
+        let idBytes = UnsafeBufferPointer(start: idText, count: Int(sqlite3_column_bytes(statement, 0)))
+        var canonicalID: String?
+        if !TaskColumns.isCanonicalID(idBytes) {
+            // Another spelling of a UUID is written as TaskID holds it.
+            guard let id = TaskID(String(decoding: idBytes, as: UTF8.self)) else { return }
+            canonicalID = id.rawValue
+        }
+        if count == rowCapacity { growRows() }
+        let row = slots + count * columnCount
+        var rowNulls: UInt32 = 0
+        for i in 0..<columnCount {
+            let column = Int32(i)
+            if i == 0 {
+                if var id = canonicalID {
+                    row[0] = Int64(id.withUTF8 { appendText(UnsafeRawBufferPointer($0)) })
+                } else {
+                    row[0] = Int64(appendText(UnsafeRawBufferPointer(idBytes)))
+                }
+            } else if isText[i] {
+                // NULL has no text; the bytes are asked for after the text, as SQLite wants.
+                guard let text = sqlite3_column_text(statement, column) else {
+                    rowNulls |= 1 << UInt32(i)
+                    row[i] = 0
+                    continue
+                }
+                let n = Int(sqlite3_column_bytes(statement, column))
+                row[i] = Int64(appendText(UnsafeRawBufferPointer(start: UnsafeRawPointer(text), count: n)))
+            } else if sqlite3_column_type(statement, column) == SQLITE_NULL {
+                rowNulls |= 1 << UInt32(i)
+                row[i] = 0
+            } else {
+                row[i] = sqlite3_column_int64(statement, column)
+            }
+        }
+        nulls[count] = rowNulls
+        count += 1
+    }
+
+    private func growRows() {
+        let grown = rowCapacity * 2
+        let newSlots = UnsafeMutablePointer<Int64>.allocate(capacity: grown * columnCount)
+        newSlots.update(from: slots, count: count * columnCount)
+        slots.deallocate()
+        slots = newSlots
+        let newNulls = UnsafeMutablePointer<UInt32>.allocate(capacity: grown)
+        newNulls.update(from: nulls, count: count)
+        nulls.deallocate()
+        nulls = newNulls
+        rowCapacity = grown
+    }
+
+    /// Appends a length and the bytes; returns where they start.
+    private func appendText(_ text: UnsafeRawBufferPointer) -> Int {
+        let need = used + 4 + text.count
+        if need > byteCapacity {
+            var grown = byteCapacity * 2
+            while grown < need { grown *= 2 }
+            let moved = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+            moved.copyMemory(from: bytes, byteCount: used)
+            bytes.deallocate()
+            bytes = moved
+            byteCapacity = grown
+        }
+        let start = used
+        bytes.storeBytes(of: UInt32(text.count), toByteOffset: start, as: UInt32.self)
+        if let base = text.baseAddress, text.count > 0 { (bytes + start + 4).copyMemory(from: base, byteCount: text.count) }
+        used = need
+        return start
+    }
+}
+
+extension TaskRowBuffer {
+    /// The positions of the rows in the order `export` writes them: Next Up
+    /// first, in its order (``TaskOrdering/nextUpOrder(_:)``: open tasks with
+    /// an order key, by key, then id), then every other row oldest first
+    /// (``TaskOrdering/creationOrder(_:)``: by `created`, then id). The same
+    /// rules on the columns, compared as bytes (order keys and ids are ASCII,
+    /// so byte order is their string order); a test holds it to Core's.
+    public func exportOrder() -> [Int] {
+        func idPrecedes(_ i: Int, _ j: Int) -> Bool { self[i].id.lexicographicallyPrecedes(self[j].id) }
+        var next: [Int] = []
+        var rest: [(created: Int64, row: Int)] = []
+        rest.reserveCapacity(count)
+        for i in 0..<count {
+            let row = self[i]
+            if row.isNextUp { next.append(i) } else { rest.append((row.integer(.created) ?? 0, i)) }
+        }
+        next.sort { i, j in
+            let a = self[i].text(.nextUp)!, b = self[j].text(.nextUp)!
+            return a.elementsEqual(b) ? idPrecedes(i, j) : a.lexicographicallyPrecedes(b)
+        }
+        rest.sort { a, b in a.created != b.created ? a.created < b.created : idPrecedes(a.row, b.row) }
+        return next + rest.map(\.row)
+    }
+}
