@@ -109,7 +109,7 @@ enum TaskJSONWriter {
         }
     }
 
-    nonisolated(unsafe) private static let knownFields = TaskField.known
+    private static let knownFields = TaskField.known
 
     /// Each known field's place among the known fields' names in byte order
     /// (``TaskField/precedesInByteOrder(_:_:)``), by table index: versions
