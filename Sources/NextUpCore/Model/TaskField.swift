@@ -112,6 +112,9 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
     /// opaque field.
     public var spec: FieldSpec? { ordinal < FieldSpec.table.count ? FieldSpec.table[ordinal] : nil }
     public var isKnown: Bool { ordinal != .max }
+    /// A known field's row in the field table (``FieldSpec/table``); nil for
+    /// any other register. Known fields sort by it, before every other.
+    public var tableIndex: Int? { ordinal != .max ? ordinal : nil }
 
     /// The prefix of tag-element registers.
     public static let tagPrefix = "tag:"
@@ -131,7 +134,9 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
     /// Whether `value` is a well-formed value for this register. Values
     /// failing this (from a damaged or hostile log) are never merged.
     public func accepts(_ value: FieldValue) -> Bool {
-        if isKnown { return FieldSpec.table[ordinal].accepts(value) }
+        // The table's closure read in place (a FieldSpec copied out to call
+        // its method retained every closure it holds, per field written).
+        if isKnown { return FieldSpec.table[ordinal].acceptsValue(value) }
         if tagName != nil {
             if case .bool = value { return true }
             return false
