@@ -65,4 +65,19 @@ import Testing
             #expect(TextMatch.fold(text) == text.uppercased().lowercased(), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
+
+    /// The scalars the fold copies as they are (``TextMatch/isCaseless(_:)``)
+    /// are, every one of them, their own `uppercased().lowercased()`; and a
+    /// text of them beside letters that have case folds like the whole text.
+    @Test func caselessScalarsAreTheirOwnFold() {
+        var checked = 0
+        for value in UInt32(0x2F00)...0xD800 {
+            guard let scalar = Unicode.Scalar(value), TextMatch.isCaseless(scalar) else { continue }
+            let text = String(Character(scalar))
+            #expect(text.uppercased().lowercased() == text, "U+\(String(value, radix: 16))")
+            #expect(TextMatch.fold("É" + text + "Σ") == ("É" + text + "Σ").uppercased().lowercased(), "U+\(String(value, radix: 16))")
+            checked += 1
+        }
+        #expect(checked == 0x9FFF - 0x3000 + 1 + 0xD7A3 - 0xAC00 + 1)
+    }
 }

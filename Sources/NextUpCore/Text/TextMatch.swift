@@ -33,27 +33,33 @@ public enum TextMatch {
     /// `text.uppercased().lowercased()`, scalar by scalar — which is how
     /// the standard library maps case (each scalar's full mapping, no
     /// context) — so that the ASCII around a few other letters takes the
-    /// byte shortcut instead of two Unicode property lookups each.
+    /// byte shortcut instead of two Unicode property lookups each, and so
+    /// do the scripts without case (``isCaseless(_:)``).
     private static func foldScalars(_ text: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
-        var ascii: [UInt8] = []
         for scalar in text.unicodeScalars {
             if scalar.isASCII {
                 let b = UInt8(scalar.value)
-                ascii.append(b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b)
-                continue
-            }
-            if !ascii.isEmpty {
-                out += String(decoding: ascii, as: UTF8.self)
-                ascii.removeAll(keepingCapacity: true)
-            }
-            for upper in scalar.properties.uppercaseMapping.unicodeScalars {
-                out += upper.properties.lowercaseMapping
+                out.append(b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b)
+            } else if isCaseless(scalar) {
+                UTF8.encode(scalar) { out.append($0) }
+            } else {
+                for upper in scalar.properties.uppercaseMapping.unicodeScalars {
+                    out.append(contentsOf: upper.properties.lowercaseMapping.utf8)
+                }
             }
         }
-        if !ascii.isEmpty { out += String(decoding: ascii, as: UTF8.self) }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether `scalar` lies in a block that has no case mapping at all:
+    /// U+3000–U+9FFF (CJK symbols and punctuation, kana, Bopomofo, Hangul
+    /// jamo, enclosed and compatibility CJK, CJK ideographs and extension A)
+    /// and the Hangul syllables U+AC00–U+D7A3. Tested over every scalar of
+    /// both ranges against the standard library's mappings.
+    static func isCaseless(_ scalar: Unicode.Scalar) -> Bool {
+        (0x3000...0x9FFF).contains(scalar.value) || (0xAC00...0xD7A3).contains(scalar.value)
     }
 
     /// Whether two texts are the same but for case.
