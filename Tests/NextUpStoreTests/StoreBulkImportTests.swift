@@ -95,4 +95,15 @@ import Testing
         #expect(try rebuilt.openCount() == plain.openCount())
         #expect(try rebuilt.nextUp().map(\.id) == plain.nextUp().map(\.id))
     }
+
+    /// Large writes visit rows in the table's order (``TaskStore/rowPrecedes(_:_:)``):
+    /// it is the byte order of the ids, which is SQLite's order of the keys.
+    @Test func rowOrderIsTheTablesOrder() throws {
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("order")))
+        let ids = (0..<300).map { _ in TaskID.make() } + [TaskID("00000000-0000-0000-0000-000000000000")!, TaskID("ffffffff-ffff-ffff-ffff-ffffffffffff")!]
+        #expect(TaskStore.inRowOrder(ids).map(\.rawValue) == ids.map(\.rawValue).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        _ = try store.importTasks(ids.map { var t = TaskJSON(title: "t"); t.id = $0.rawValue; return t })
+        let stored = try store.database.read { try String.fetchAll($0, sql: "SELECT id FROM task ORDER BY id") }
+        #expect(TaskStore.inRowOrder(ids).map(\.rawValue) == stored)
+    }
 }

@@ -171,7 +171,10 @@ public final class TaskStore: Sendable {
     /// The order of rows in the task table's B-tree (SQLite compares TEXT
     /// keys byte by byte).
     static func rowPrecedes(_ a: TaskID, _ b: TaskID) -> Bool {
-        a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8)
+        // Task ids are ASCII (canonical UUIDs), whose order under String's
+        // `<` is their byte order — compared as memory, where a walk over
+        // `utf8` took 2.5% of an import of 10,000 tasks.
+        a.rawValue < b.rawValue
     }
 
     /// `ids` in the table's row order.
