@@ -34,14 +34,13 @@ struct WriteSession {
     ///     moved on since throws ``StaleWrite`` and nothing is written.
     mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil,
                         expecting: [TaskField: Version?] = [:]) throws -> [FieldChange] {
-        let outcome = try LocalEdit.apply(fields, to: task, clock: clock, replica: replica, now: now,
+        // In place: the task and the clock change only when the edit is made.
+        let changes = try LocalEdit.apply(fields, to: &task, clock: &clock, replica: replica, now: now,
                                           importedAt: timestamp, expecting: expecting)
-        guard !outcome.changes.isEmpty else { return [] }
-        task = outcome.task
-        clock = outcome.clock
+        guard !changes.isEmpty else { return [] }
         try TaskRow.save(task, db)
-        try Outbox.append(outcome.changes, task: task.id, db)
-        return outcome.changes
+        try Outbox.append(changes, task: task.id, db)
+        return changes
     }
 
     /// Merges changes that carry their own versions (an import of an export:
