@@ -20,12 +20,27 @@ import NextUpCore
 public enum Outbox {
     static func append(_ changes: [FieldChange], task: TaskID, _ db: Database) throws {
         guard !changes.isEmpty else { return }
+        try append(entry(changes), task: task, with: try insertStatement(db))
+    }
+
+    /// The text of the entry recording `changes` (not empty).
+    static func entry(_ changes: [FieldChange]) -> String {
         // One version for all (a local edit): no dictionary to build.
         let version = changes[0].version
-        let text = changes.allSatisfy({ $0.version == version })
+        return changes.allSatisfy({ $0.version == version })
             ? VersionsColumn.encode(changes.lazy.map(\.field), at: version)
             : VersionsColumn.encode(Dictionary(changes.map { ($0.field, $0.version) }, uniquingKeysWith: { _, later in later }))
-        try SQLiteBindings.execute(try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)")) { b in
+    }
+
+    /// The statement that appends an entry (a writer of many entries keeps it).
+    static func insertStatement(_ db: Database) throws -> Statement {
+        try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)")
+    }
+
+    /// Appends the entry `text` (``entry(_:)``) for `task` through `statement`
+    /// (``insertStatement(_:)``).
+    static func append(_ text: String, task: TaskID, with statement: Statement) throws {
+        try SQLiteBindings.execute(statement) { b in
             try b.text(task.rawValue)
             try b.text(text)
         }

@@ -14,6 +14,30 @@ struct WriteSession {
     let replica: ReplicaID
     let now: Int64
     private(set) var clock: HybridClock
+    /// The row and outbox statements, prepared once per session.
+    private var statements = Statements()
+
+    /// Statements a session runs once per task, kept instead of looked up
+    /// by their SQL in GRDB's cache each time (hashing the row's long
+    /// INSERT for every task).
+    private struct Statements {
+        private var rowStatement: Statement?
+        private var outboxStatement: Statement?
+
+        mutating func row(_ db: Database) throws -> Statement {
+            if let rowStatement { return rowStatement }
+            let made = try TaskRow.insertStatement(db)
+            rowStatement = made
+            return made
+        }
+
+        mutating func outbox(_ db: Database) throws -> Statement {
+            if let outboxStatement { return outboxStatement }
+            let made = try Outbox.insertStatement(db)
+            outboxStatement = made
+            return made
+        }
+    }
 
     init(_ db: Database, physical: any PhysicalClock) throws {
         self.db = db
@@ -34,12 +58,16 @@ struct WriteSession {
     ///     moved on since throws ``StaleWrite`` and nothing is written.
     mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil,
                         expecting: [TaskField: Version?] = [:]) throws -> [FieldChange] {
+        let fresh = task.versions.isEmpty
         // In place: the task and the clock change only when the edit is made.
         let changes = try LocalEdit.apply(fields, to: &task, clock: &clock, replica: replica, now: now,
                                           importedAt: timestamp, expecting: expecting)
         guard !changes.isEmpty else { return [] }
-        try TaskRow.save(task, db)
-        try Outbox.append(changes, task: task.id, db)
+        let entry = Outbox.entry(changes)
+        // A task that had no version holds exactly this edit's: its row's
+        // versions column is the outbox entry's text, encoded once.
+        try TaskRow.save(task, with: try statements.row(db), versions: fresh ? entry : nil)
+        try Outbox.append(entry, task: task.id, with: try statements.outbox(db))
         return changes
     }
 
@@ -54,8 +82,8 @@ struct WriteSession {
             clock.observe(change.version.timestamp)
         }
         guard !applied.isEmpty else { return [] }
-        try TaskRow.save(task, db)
-        try Outbox.append(applied, task: task.id, db)
+        try TaskRow.save(task, with: try statements.row(db))
+        try Outbox.append(Outbox.entry(applied), task: task.id, with: try statements.outbox(db))
         return applied
     }
 
