@@ -102,6 +102,11 @@ import Testing
         let store = try TaskStore.open(StoreLocation(folder: tmp.path("order")))
         let ids = (0..<300).map { _ in TaskID.make() } + [TaskID("00000000-0000-0000-0000-000000000000")!, TaskID("ffffffff-ffff-ffff-ffff-ffffffffffff")!]
         #expect(TaskStore.inRowOrder(ids).map(\.rawValue) == ids.map(\.rawValue).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        for (a, b) in zip(ids, ids.shuffled()) {
+            #expect((TaskStore.rowKey(a) < TaskStore.rowKey(b)) == a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8), "\(a) \(b)")
+            #expect((TaskStore.rowKey(a) == TaskStore.rowKey(b)) == (a == b))
+            #expect(TaskStore.rowPrecedes(a, b) == a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8))
+        }
         _ = try store.importTasks(ids.map { var t = TaskJSON(title: "t"); t.id = $0.rawValue; return t })
         let stored = try store.database.read { try String.fetchAll($0, sql: "SELECT id FROM task ORDER BY id") }
         #expect(TaskStore.inRowOrder(ids).map(\.rawValue) == stored)

@@ -111,7 +111,7 @@ extension TaskStore {
                 nextUpKeys[index] = bottom
             }
             let ids = plans.map { $0!.id }
-            let order = plans.indices.sorted(by: { Self.rowPrecedes(ids[$0], ids[$1]) })
+            let order = Self.rowOrder(ids)
             // With the ids known, the existing rows are read 500 at a time
             // (one statement each, in row order), not one query per task.
             var held: [TaskID: TaskItem] = [:]
