@@ -28,7 +28,9 @@ public enum Outbox {
         // One version for all (a local edit): no dictionary to build.
         let version = changes[0].version
         return changes.allSatisfy({ $0.version == version })
-            ? VersionsColumn.encode(changes.lazy.map(\.field), at: version)
+            // Each field read in place (mapping the changes themselves
+            // copied every change out, its value with it).
+            ? VersionsColumn.encode(changes.indices.lazy.map { changes[$0].field }, at: version)
             : VersionsColumn.encode(Dictionary(changes.map { ($0.field, $0.version) }, uniquingKeysWith: { _, later in later }))
     }
 

@@ -49,9 +49,11 @@ enum VersionsColumn {
         out.append(UInt8(ascii: "@"))
         out.append(contentsOf: version.replica.rawValue.utf8)
         appendTimestamp(version.timestamp, to: &out)
-        let table = FieldSpec.table
+        let names = knownNames
         while known != 0 {
-            appendName(table[known.trailingZeroBitCount].field, to: &out)
+            out.append(UInt8(ascii: ","))
+            // In table order, as bytes; no known name starts with `@`, `=` or `\`.
+            out.append(contentsOf: names[known.trailingZeroBitCount].1)
             known &= known &- 1
         }
         if !others.isEmpty {
