@@ -35,7 +35,10 @@ enum TaskJSONReader {
     /// hashed per key: 14 per task), any other through ``keys``.
     private static func key(_ reader: inout JSONByteReader) -> Int? {
         guard let bytes = reader.plainStringBytes() else { return reader.string().flatMap { keys[$0] } }
-        return keyBytes.firstIndex { $0.count == bytes.count && $0.elementsEqual(bytes) }
+        // Compared as memory (every name is non-empty, so an equal count has bytes).
+        return keyBytes.firstIndex { name in
+            name.count == bytes.count && name.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+        }
     }
 
     /// The JSON keys this reader reads on bytes (anything else goes to JSONDecoder), for the field-table test.
