@@ -111,4 +111,24 @@ import Testing
         let stored = try store.database.read { try String.fetchAll($0, sql: "SELECT id FROM task ORDER BY id") }
         #expect(TaskStore.inRowOrder(ids).map(\.rawValue) == stored)
     }
+
+    /// A session writes its outbox entries a hundred per statement and the
+    /// rest when it finishes: every task's entry is there, one each, with
+    /// sequence numbers 1, 2, 3 … in the order the tasks were written (row
+    /// order), for a count that is not a multiple of a hundred; and a later
+    /// single edit's entry follows them.
+    @Test func outboxEntriesAreWrittenInOrderWhateverTheirCount() throws {
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("outbox")))
+        let records = Self.records(count: 250)
+        _ = try store.importTasks(records)
+        let entries = try store.outbox(after: 0)
+        #expect(entries.map(\.seq) == Array(1...250))
+        let ids = TaskStore.inRowOrder(records.map { TaskID($0.id!)! })
+        #expect(entries.map { $0.changes.first?.task } == ids)
+        #expect(entries.allSatisfy { Set($0.changes.map(\.field)).contains(.title) })
+        _ = try store.edit(ids[7], set: [(.title, .string("later"))])
+        let last = try #require(try store.outbox(after: 250).first)
+        #expect(last.seq == 251 && last.changes.map(\.task) == [ids[7]] && last.changes.map(\.field) == [.title])
+        #expect(try store.outboxCount(after: 0) == 251)
+    }
 }

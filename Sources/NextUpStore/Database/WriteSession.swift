@@ -19,10 +19,14 @@ struct WriteSession {
 
     /// Statements a session runs once per task, kept instead of looked up
     /// by their SQL in GRDB's cache each time (hashing the row's long
-    /// INSERT for every task).
+    /// INSERT for every task), and the outbox entries not yet written: they
+    /// go in ``Outbox/entriesPerStatement`` at a time, the rest when the
+    /// session finishes — all in the session's transaction, in order, so
+    /// the outbox ends the same. Nothing in a session reads the outbox.
     private struct Statements {
         private var rowStatement: Statement?
         private var outboxStatement: Statement?
+        private var pending: [(TaskID, String)] = []
 
         mutating func row(_ db: Database) throws -> Statement {
             if let rowStatement { return rowStatement }
@@ -31,11 +35,19 @@ struct WriteSession {
             return made
         }
 
-        mutating func outbox(_ db: Database) throws -> Statement {
-            if let outboxStatement { return outboxStatement }
-            let made = try Outbox.insertStatement(db)
-            outboxStatement = made
-            return made
+        mutating func append(_ entry: String, task: TaskID, _ db: Database) throws {
+            pending.append((task, entry))
+            guard pending.count == Outbox.entriesPerStatement else { return }
+            if outboxStatement == nil { outboxStatement = try Outbox.insertStatement(db, entries: Outbox.entriesPerStatement) }
+            try Outbox.append(pending, with: outboxStatement!)
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        /// Writes the entries still pending, one statement for all.
+        mutating func flush(_ db: Database) throws {
+            guard !pending.isEmpty else { return }
+            try Outbox.append(pending, with: try Outbox.insertStatement(db, entries: pending.count))
+            pending.removeAll()
         }
     }
 
@@ -67,7 +79,7 @@ struct WriteSession {
         // A task that had no version holds exactly this edit's: its row's
         // versions column is the outbox entry's text, encoded once.
         try TaskRow.save(task, with: try statements.row(db), versions: fresh ? entry : nil)
-        try Outbox.append(entry, task: task.id, with: try statements.outbox(db))
+        try statements.append(entry, task: task.id, db)
         return changes
     }
 
@@ -83,12 +95,14 @@ struct WriteSession {
         }
         guard !applied.isEmpty else { return [] }
         try TaskRow.save(task, with: try statements.row(db))
-        try Outbox.append(Outbox.entry(applied), task: task.id, with: try statements.outbox(db))
+        try statements.append(Outbox.entry(applied), task: task.id, db)
         return applied
     }
 
-    /// Saves the clock; call once before the transaction commits.
-    func finish() throws {
+    /// Writes the outbox entries still pending and saves the clock; call
+    /// once before the transaction commits.
+    mutating func finish() throws {
+        try statements.flush(db)
         try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock'", arguments: [String(clock.last.rawValue)])
     }
 }
