@@ -73,4 +73,17 @@ import Testing
         }
         #expect(TaskJSONReader.read(Data([0x5B, 0x7B, 0x22, 0x74, 0x69, 0x74, 0x6C, 0x65, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D, 0x5D])) == nil)
     }
+
+    /// Keys are matched on their bytes: every key of the reader, each once,
+    /// reads as JSONDecoder reads it; a key spelled with escapes, a prefix
+    /// of a key, a longer name or other bytes are left to JSONDecoder.
+    @Test func keysAreMatchedOnTheirBytes() throws {
+        let all = Data(#"[{"id":null,"title":"a","notes":"n","urgency":null,"importance":2,"duration":null,"category":"c","due":null,"done":false,"next_up":true,"deleted":null,"created":null,"modified":null,"completed_at":null,"source":"s","external_id":"e","tags":["t"],"versions":{}}]"#.utf8)
+        #expect(TaskJSONReader.read(all) == (try JSONDecoder().decode([TaskJSON].self, from: all)))
+        #expect(TaskJSONReader.read(all)?.first?.externalID == "e")
+        for text in [#"[{"ti\u0074le":"a"}]"#, #"[{"title":"a","ti\u0074le":"b"}]"#, #"[{"titl":"a"}]"#, #"[{"titles":"a"}]"#,
+                     #"[{"title":"a","nötes":"n"}]"#, #"[{"title":"a","id\n":"x"}]"#, #"[{"title":"a","tags":[],"tags":[]}]"#] {
+            #expect(TaskJSONReader.read(Data(text.utf8)) == nil, "\(text)")
+        }
+    }
 }

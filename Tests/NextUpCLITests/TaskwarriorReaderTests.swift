@@ -44,6 +44,45 @@ import Testing
         #expect(try TaskwarriorReader.read(Data(lines.utf8)) == TaskwarriorReader.read(Data(Self.export26.utf8)))
     }
 
+    /// Dates are written on bytes: every instant's text is what the
+    /// zero-padding spelled out gives, round trip included.
+    @Test func formattedDatesAreTheirFields() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let millis = Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &rng)
+            let text = TaskwarriorDate.format(millis)
+            let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+            let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+            let (y, m, d) = CivilDate.civil(days: days)
+            let rest = Int(seconds - days * 86_400)
+            #expect(text == String(format: "%04d%02d%02dT%02d%02d%02dZ", y, m, d, rest / 3600, rest / 60 % 60, rest % 60))
+            #expect(TaskwarriorDate.parse(text) == seconds * 1000, "\(text)")
+        }
+    }
+
+    /// An annotation's time in the notes is what a DateFormatter of the
+    /// zone writes, for random instants and for each DST change of the
+    /// zones with odd offsets and changes; before 1583 it is the formatter's.
+    @Test func annotationTimesAreTheFormattersInEveryZone() {
+        var rng = SystemRandomNumberGenerator()
+        for zone in ["UTC", "America/New_York", "Europe/Berlin", "Asia/Kolkata", "Australia/Lord_Howe", "Pacific/Chatham",
+                     "America/St_Johns", "Africa/Monrovia", "Europe/Amsterdam", "Pacific/Apia"] {
+            let timeZone = TimeZone(identifier: zone)!
+            let options = TaskwarriorMapping.Options(timeZone: timeZone)
+            var instants = (0..<400).map { _ in Int64.random(in: -13_000_000_000_000...4_200_000_000_000, using: &rng) }
+            var date = Date(timeIntervalSince1970: -2_500_000_000)
+            while let next = timeZone.nextDaylightSavingTimeTransition(after: date), next.timeIntervalSince1970 < 2_000_000_000 {
+                let at = Int64(next.timeIntervalSince1970 * 1000)
+                instants += [at - 60_001, at - 1, at, at + 1, at + 59_999]
+                date = next
+            }
+            for millis in instants {
+                #expect(TaskwarriorMapping.noteTime(millis, options) == options.noteTime.string(from: Date(timeIntervalSince1970: Double(millis) / 1000)),
+                        "\(zone) \(millis)")
+            }
+        }
+    }
+
     @Test func datesRoundTripAndImpossibleOnesAreRefused() {
         for text in ["19700101T000000Z", "20261224T235959Z", "20240229T120000Z", "20991231T000001Z"] {
             let millis = TaskwarriorDate.parse(text)

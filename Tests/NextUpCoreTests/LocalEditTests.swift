@@ -85,4 +85,36 @@ import Testing
             try LocalEdit.apply([(.importance, .int(9))], to: task(), clock: HybridClock(), replica: me, now: 9_000)
         }
     }
+
+    /// The in-place form is the same edit: the same task, changes and clock
+    /// as the returning form; and when it refuses (a stale field, a value
+    /// not accepted) the task and the clock are untouched.
+    @Test func theInPlaceFormIsTheSameEditAndLeavesNothingWhenItRefuses() throws {
+        let base = task()
+        let clock = HybridClock(last: HybridTimestamp(millis: 100))
+        let edits: [[(TaskField, FieldValue)]] = [
+            [(.title, .string("new")), (.importance, .int(2)), (.tag("Work"), .bool(true))],
+            [(.title, .string("t")), (.urgency, .null)],
+            [(.notes, .string("n")), (.created, .int(1_234))],
+        ]
+        for fields in edits {
+            for importedAt in [nil, Int64(2_000)] {
+                let out = try LocalEdit.apply(fields, to: base, clock: clock, replica: me, now: 9_000, importedAt: importedAt)
+                var t = base, c = clock
+                let changes = try LocalEdit.apply(fields, to: &t, clock: &c, replica: me, now: 9_000, importedAt: importedAt)
+                #expect(changes == out.changes)
+                #expect(t == out.task)
+                #expect(c == out.clock)
+            }
+        }
+        var t = base, c = clock
+        #expect(throws: TaskInputError.self) {
+            try LocalEdit.apply([(.notes, .string("n")), (.importance, .int(9))], to: &t, clock: &c, replica: me, now: 9_000)
+        }
+        #expect(throws: StaleWrite.self) {
+            try LocalEdit.apply([(.notes, .string("n"))], to: &t, clock: &c, replica: me, now: 9_000,
+                                expecting: [.title: Version(timestamp: HybridTimestamp(millis: 4_000), replica: me)])
+        }
+        #expect(t == base && c == clock)
+    }
 }

@@ -65,4 +65,20 @@ import Testing
             #expect(TextMatch.fold(text) == text.uppercased().lowercased(), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
+
+    /// Every scalar the fold maps by a rule of its block
+    /// (``TextMatch/blockFold(_:)``) folds to what `uppercased().lowercased()`
+    /// gives it, alone and between letters that have case.
+    @Test func blockRulesAreTheUnicodeFold() {
+        var checked = 0
+        for value in UInt32(0x80)...0x1FFFF {
+            guard let scalar = Unicode.Scalar(value), let folded = TextMatch.blockFold(value) else { continue }
+            let text = String(Character(scalar))
+            #expect(String(Character(Unicode.Scalar(folded)!)) == text.uppercased().lowercased(), "U+\(String(value, radix: 16))")
+            #expect(TextMatch.fold("É" + text + "Σ") == ("É" + text + "Σ").uppercased().lowercased(), "U+\(String(value, radix: 16))")
+            checked += 1
+        }
+        #expect(checked > 40_000)
+        #expect(TextMatch.blockFold(0xB5) == nil && TextMatch.blockFold(0xDF) == nil && TextMatch.blockFold(0x100) == nil)
+    }
 }

@@ -52,6 +52,23 @@ import NextUpTestSupport
         #expect(throws: TaskInputError.self) { try TaskText.category(String(repeating: self.heavy, count: 10)) }
         #expect(throws: TaskInputError.self) { try TaskText.label(String(repeating: self.heavy, count: 100), name: "source") }
     }
+
+    /// `fits` counts characters only past the byte count that guarantees
+    /// them; it says what counting both says, for texts of one- to
+    /// four-byte scalars and grapheme clusters of several, at every limit.
+    @Test func fitsIsBothLimits() {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["a", "é", "e\u{301}", "中", "🚀", "👩‍💻", "🇫🇷", " ", "\r\n"]
+        for _ in 0..<500 {
+            let text = (0..<Int.random(in: 0...12, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined()
+            for characters in 0...14 {
+                for bytes in [0, 5, 12, 30, 100] {
+                    #expect(TaskText.fits(text, characters: characters, bytes: bytes) == (text.utf8.count <= bytes && text.count <= characters),
+                            "\(text.debugDescription) \(characters) \(bytes)")
+                }
+            }
+        }
+    }
 }
 
 /// `TaskText.fits` counts characters only past the limit in bytes' worth of

@@ -30,4 +30,22 @@ struct TimestampParsingTests {
             #expect(Timestamps.parse(text) == Timestamps.parseGeneral(text), "\(text)")
         }
     }
+
+    /// Every one-byte change of a written timestamp (a digit, a separator,
+    /// a letter in any place): the fast path says what the general parser says.
+    @Test func oneByteChangesAgreeWithTheGeneralParser() {
+        var rng = SystemRandomNumberGenerator()
+        let replacements = Array("0123456789-T:.Zzt +xé".unicodeScalars)
+        for _ in 0..<2_000 {
+            let millis = Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &rng)
+            var scalars = Array(Timestamps.rfc3339(millis).unicodeScalars)
+            scalars[Int.random(in: 0..<scalars.count, using: &rng)] = replacements.randomElement(using: &rng)!
+            var text = ""
+            text.unicodeScalars.append(contentsOf: scalars)
+            if let fast = Timestamps.parseWritten(text) {
+                #expect(fast == Timestamps.parseGeneral(text), "\(text)")
+            }
+            #expect(Timestamps.parse(text) == Timestamps.parseGeneral(text), "\(text)")
+        }
+    }
 }

@@ -95,4 +95,40 @@ import Testing
         #expect(try rebuilt.openCount() == plain.openCount())
         #expect(try rebuilt.nextUp().map(\.id) == plain.nextUp().map(\.id))
     }
+
+    /// Large writes visit rows in the table's order (``TaskStore/rowPrecedes(_:_:)``):
+    /// it is the byte order of the ids, which is SQLite's order of the keys.
+    @Test func rowOrderIsTheTablesOrder() throws {
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("order")))
+        let ids = (0..<300).map { _ in TaskID.make() } + [TaskID("00000000-0000-0000-0000-000000000000")!, TaskID("ffffffff-ffff-ffff-ffff-ffffffffffff")!]
+        #expect(TaskStore.inRowOrder(ids).map(\.rawValue) == ids.map(\.rawValue).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        for (a, b) in zip(ids, ids.shuffled()) {
+            #expect((TaskStore.rowKey(a) < TaskStore.rowKey(b)) == a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8), "\(a) \(b)")
+            #expect((TaskStore.rowKey(a) == TaskStore.rowKey(b)) == (a == b))
+            #expect(TaskStore.rowPrecedes(a, b) == a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8))
+        }
+        _ = try store.importTasks(ids.map { var t = TaskJSON(title: "t"); t.id = $0.rawValue; return t })
+        let stored = try store.database.read { try String.fetchAll($0, sql: "SELECT id FROM task ORDER BY id") }
+        #expect(TaskStore.inRowOrder(ids).map(\.rawValue) == stored)
+    }
+
+    /// A session writes its outbox entries a hundred per statement and the
+    /// rest when it finishes: every task's entry is there, one each, with
+    /// sequence numbers 1, 2, 3 … in the order the tasks were written (row
+    /// order), for a count that is not a multiple of a hundred; and a later
+    /// single edit's entry follows them.
+    @Test func outboxEntriesAreWrittenInOrderWhateverTheirCount() throws {
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("outbox")))
+        let records = Self.records(count: 250)
+        _ = try store.importTasks(records)
+        let entries = try store.outbox(after: 0)
+        #expect(entries.map(\.seq) == Array(1...250))
+        let ids = TaskStore.inRowOrder(records.map { TaskID($0.id!)! })
+        #expect(entries.map { $0.changes.first?.task } == ids)
+        #expect(entries.allSatisfy { Set($0.changes.map(\.field)).contains(.title) })
+        _ = try store.edit(ids[7], set: [(.title, .string("later"))])
+        let last = try #require(try store.outbox(after: 250).first)
+        #expect(last.seq == 251 && last.changes.map(\.task) == [ids[7]] && last.changes.map(\.field) == [.title])
+        #expect(try store.outboxCount(after: 0) == 251)
+    }
 }

@@ -112,9 +112,34 @@ enum TaskwarriorMapping {
 
     /// One line per annotation: `YYYY-MM-DD HH:MM  text` in local time.
     static func notes(_ annotations: [TaskwarriorTask.Annotation], _ options: Options) -> String {
-        let f = options.noteTime
-        return annotations.map { "\(f.string(from: Date(timeIntervalSince1970: Double($0.entry) / 1000)))  \($0.description)" }
-            .joined(separator: "\n")
+        annotations.map { "\(noteTime($0.entry, options))  \($0.description)" }.joined(separator: "\n")
+    }
+
+    /// `yyyy-MM-dd HH:mm` of `millis` in the options' time zone: what
+    /// `options.noteTime` writes, made from the zone's offset at that instant
+    /// and the civil date (a DateFormatter per annotation was a twentieth of
+    /// an import). Dates before the Gregorian calendar's start (1583) or
+    /// past 9999 are left to the formatter, whose calendar is Julian before it.
+    static func noteTime(_ millis: Int64, _ options: Options) -> String {
+        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+        let offset = Int64(options.calendar.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        let local = seconds + offset
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let rest = Int(local - days * 86_400)
+        let (y, m, d) = CivilDate.civil(days: days)
+        guard (1583...9999).contains(y) else { return options.noteTime.string(from: Date(timeIntervalSince1970: Double(millis) / 1000)) }
+        return String(unsafeUninitializedCapacity: 16) { b in
+            FixedDigits.put(y, width: 4, into: b, at: 0)
+            b[4] = UInt8(ascii: "-")
+            FixedDigits.put(m, width: 2, into: b, at: 5)
+            b[7] = UInt8(ascii: "-")
+            FixedDigits.put(d, width: 2, into: b, at: 8)
+            b[10] = UInt8(ascii: " ")
+            FixedDigits.put(rest / 3600, width: 2, into: b, at: 11)
+            b[13] = UInt8(ascii: ":")
+            FixedDigits.put(rest / 60 % 60, width: 2, into: b, at: 14)
+            return 16
+        }
     }
 
     static func localDate(_ millis: Int64, _ options: Options) -> DueDate {

@@ -114,6 +114,7 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
     public var isKnown: Bool { ordinal != .max }
     /// This field's row in the field table (``FieldSpec/table``), nil for a
     /// tag element or an opaque field: the store's column of a known field.
+    /// Known fields sort by it, before every other.
     public var tableIndex: Int? { ordinal != .max ? ordinal : nil }
 
     /// The prefix of tag-element registers.
@@ -134,7 +135,8 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
     /// Whether `value` is a well-formed value for this register. Values
     /// failing this (from a damaged or hostile log) are never merged.
     public func accepts(_ value: FieldValue) -> Bool {
-        // Read in place (a FieldSpec copied out retains every closure it holds).
+        // The table's closure read in place (a FieldSpec copied out to call
+        // its method retained every closure it holds, per field written).
         if isKnown { return FieldSpec.table[ordinal].acceptsValue(value) }
         if tagName != nil {
             if case .bool = value { return true }

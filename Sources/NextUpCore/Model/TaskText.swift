@@ -19,10 +19,11 @@ public enum TaskText {
 
     /// Whether `text` is within `characters` characters and `bytes` bytes of
     /// UTF-8 (bytes first: cheap, and bounds the character count's cost).
+    /// Characters are counted only past `characters` bytes: within it in
+    /// bytes is within it in characters (each takes at least one byte).
     public static func fits(_ text: String, characters: Int, bytes: Int) -> Bool {
-        // Within the limit in bytes is within it in characters (each takes
-        // at least one byte): characters are counted only past it.
-        text.utf8.count <= bytes && (text.utf8.count <= characters || text.count <= characters)
+        let count = text.utf8.count
+        return count <= bytes && (count <= characters || text.count <= characters)
     }
 
     /// Throws the one-line refusal for a text of `name` beyond its limits.

@@ -1,8 +1,8 @@
 /// Decimal numbers written at a fixed width, zero-padded, straight into a
 /// byte buffer: the one helper behind dates and timestamps written on bytes.
-enum FixedDigits {
+public enum FixedDigits {
     /// Writes `n` (0 ≤ n < 10^width) as `width` digits at `start`.
-    static func put(_ n: Int, width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+    public static func put(_ n: Int, width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
         var n = n
         for i in stride(from: start + width - 1, through: start, by: -1) {
             buffer[i] = UInt8(ascii: "0") + UInt8(n % 10)
@@ -12,7 +12,7 @@ enum FixedDigits {
 
     /// `n` zero-padded to at least `width` digits, for values outside the
     /// byte path's range (years before 0 or after 9999).
-    static func padded(_ n: Int, _ width: Int) -> String {
+    public static func padded(_ n: Int, _ width: Int) -> String {
         let s = String(n)
         return String(repeating: "0", count: max(0, width - s.count)) + s
     }

@@ -111,6 +111,26 @@ public struct JSONByteReader {
     /// A JSON string. Escapes: the short ones (`\" \\ \/ \b \f \n \r \t`) and
     /// `\u00xx` for control characters; nil for any other `\u` escape, for an
     /// unescaped control character, or for bytes that are not valid UTF-8.
+    /// The bytes of the next string, in place, when it holds no escape and
+    /// no control byte (an object's key, matched without making a String);
+    /// nil, with nothing read, for anything else — then read it with
+    /// ``string()``. The bytes are not checked to be UTF-8.
+    public mutating func plainStringBytes() -> UnsafeBufferPointer<UInt8>? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        var end = index + 1
+        while end < bytes.count {
+            let b = bytes[end]
+            if b == UInt8(ascii: "\"") {
+                let raw = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
+                index = end + 1
+                return raw
+            }
+            if b == UInt8(ascii: "\\") || b < 0x20 { return nil }
+            end += 1
+        }
+        return nil
+    }
+
     public mutating func string() -> String? {
         guard take("\"") else { return nil }
         let start = index

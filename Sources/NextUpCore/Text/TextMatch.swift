@@ -33,27 +33,44 @@ public enum TextMatch {
     /// `text.uppercased().lowercased()`, scalar by scalar — which is how
     /// the standard library maps case (each scalar's full mapping, no
     /// context) — so that the ASCII around a few other letters takes the
-    /// byte shortcut instead of two Unicode property lookups each.
+    /// byte shortcut instead of two Unicode property lookups each, and so
+    /// do the blocks whose fold is a rule (``blockFold(_:)``).
     private static func foldScalars(_ text: String) -> String {
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
-        var ascii: [UInt8] = []
         for scalar in text.unicodeScalars {
             if scalar.isASCII {
                 let b = UInt8(scalar.value)
-                ascii.append(b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b)
-                continue
-            }
-            if !ascii.isEmpty {
-                out += String(decoding: ascii, as: UTF8.self)
-                ascii.removeAll(keepingCapacity: true)
-            }
-            for upper in scalar.properties.uppercaseMapping.unicodeScalars {
-                out += upper.properties.lowercaseMapping
+                out.append(b &- UInt8(ascii: "A") < 26 ? b | 0x20 : b)
+            } else if let folded = blockFold(scalar.value) {
+                UTF8.encode(Unicode.Scalar(folded).unsafelyUnwrapped) { out.append($0) }
+            } else {
+                for upper in scalar.properties.uppercaseMapping.unicodeScalars {
+                    out.append(contentsOf: upper.properties.lowercaseMapping.utf8)
+                }
             }
         }
-        if !ascii.isEmpty { out += String(decoding: ascii, as: UTF8.self) }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The fold of a non-ASCII scalar whose block folds by a simple rule, or
+    /// nil for any other (Unicode's tables then decide): Latin-1 capitals
+    /// to small letters (but µ and ß, which fold to Greek μ and to "ss"),
+    /// basic Cyrillic capitals to small letters, and as they are the blocks
+    /// without case — Latin-1's signs, Cyrillic small letters, Hebrew to
+    /// Arabic Extended-A (U+0590–U+08FF), CJK symbols, kana and ideographs
+    /// (U+3000–U+9FFF), Hangul syllables, the emoji blocks U+1F300–U+1FAFF.
+    /// Tested over every scalar it answers for against the standard library.
+    static func blockFold(_ value: UInt32) -> UInt32? {
+        switch value {
+        case 0xB5, 0xDF: return nil
+        case 0xC0...0xDE where value != 0xD7: return value + 0x20
+        case 0x80...0xFF: return value
+        case 0x400...0x40F: return value + 0x50
+        case 0x410...0x42F: return value + 0x20
+        case 0x430...0x45F, 0x590...0x8FF, 0x3000...0x9FFF, 0xAC00...0xD7A3, 0x1F300...0x1FAFF: return value
+        default: return nil
+        }
     }
 
     /// Whether two texts are the same but for case.

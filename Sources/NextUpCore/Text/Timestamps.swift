@@ -59,29 +59,28 @@ public enum Timestamps {
     /// arrays were a tenth of an import of 100,000 tasks). Nil for anything
     /// else, including impossible dates, which ``parseGeneral(_:)`` then refuses.
     static func parseWritten(_ text: String) -> Int64? {
-        var digits = [Int64](repeating: 0, count: 24)
-        var count = 0
-        for byte in text.utf8 {
-            guard count < 24 else { return nil }
-            switch count {
-            case 4, 7: guard byte == UInt8(ascii: "-") else { return nil }
-            case 10: guard byte == UInt8(ascii: "T") else { return nil }
-            case 13, 16: guard byte == UInt8(ascii: ":") else { return nil }
-            case 19: guard byte == UInt8(ascii: ".") else { return nil }
-            case 23: guard byte == UInt8(ascii: "Z") else { return nil }
-            default:
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                digits[count] = Int64(byte - UInt8(ascii: "0"))
+        guard text.utf8.count == 24 else { return nil }
+        var text = text
+        // On the string's own bytes: no array of digits, no copy.
+        return text.withUTF8 { b -> Int64? in
+            guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
+                  b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "."), b[23] == UInt8(ascii: "Z") else { return nil }
+            func number(_ from: Int, _ to: Int) -> Int64? {
+                var n: Int64 = 0
+                for i in from..<to {
+                    let digit = b[i] &- UInt8(ascii: "0")
+                    guard digit < 10 else { return nil }
+                    n = n * 10 + Int64(digit)
+                }
+                return n
             }
-            count += 1
+            guard let y = number(0, 4), let mo = number(5, 7), let d = number(8, 10),
+                  let h = number(11, 13), let m = number(14, 16), let s = number(17, 19), let ms = number(20, 23) else { return nil }
+            let year = Int(y), month = Int(mo), day = Int(d)
+            guard (1...9999).contains(year), (1...12).contains(month),
+                  (1...DueDate.daysIn(month: month, year: year)).contains(day), h < 24, m < 60, s < 61 else { return nil }
+            return CivilDate.days(year: year, month: month, day: day) * 86_400_000 + ((h * 60 + m) * 60 + s) * 1000 + ms
         }
-        guard count == 24 else { return nil }
-        func number(_ from: Int, _ to: Int) -> Int64 { (from..<to).reduce(0) { $0 * 10 + digits[$1] } }
-        let year = Int(number(0, 4)), month = Int(number(5, 7)), day = Int(number(8, 10))
-        let h = number(11, 13), m = number(14, 16), s = number(17, 19), ms = number(20, 23)
-        guard (1...9999).contains(year), (1...12).contains(month),
-              (1...DueDate.daysIn(month: month, year: year)).contains(day), h < 24, m < 60, s < 61 else { return nil }
-        return CivilDate.days(year: year, month: month, day: day) * 86_400_000 + ((h * 60 + m) * 60 + s) * 1000 + ms
     }
 
     /// Every spelling ``parse(_:)`` accepts.

@@ -68,14 +68,21 @@ extension TaskStore {
         // records and their plans are never all in memory at once.
         var plans: [ImportPlan?] = []
         plans.reserveCapacity(records.count)
+        // Each plan's id, kept beside the plans (reading it from a plan
+        // copied the plan out).
+        var ids: [TaskID] = []
+        ids.reserveCapacity(records.count)
         for i in records.indices {
             let record = exchange(&records[i], with: TaskJSON(title: ""))
-            plans.append(try Self.plan(record, index: i))
+            let plan = try Self.plan(record, index: i)
+            ids.append(plan.id)
+            plans.append(plan)
         }
         records = []
         var seen: Set<TaskID> = []
-        for (i, p) in plans.enumerated() where !seen.insert(p!.id).inserted {
-            throw TaskInputError("item \(i + 1): id \(p!.id) appears twice in the file")
+        seen.reserveCapacity(ids.count)
+        for (i, id) in ids.enumerated() where !seen.insert(id).inserted {
+            throw TaskInputError("item \(i + 1): id \(id) appears twice in the file")
         }
         // A large import keeps a large page cache for its transaction only.
         return try writeSession(records: plans.count) { session in
@@ -90,7 +97,7 @@ extension TaskStore {
             // and built again once at the end (a sort), instead of taking
             // every row at a random place — in the same transaction, so no
             // reader ever sees the table without them.
-            let newRows = present.map { p in plans.reduce(0) { $0 + (p.contains($1!.id.rawValue) ? 0 : 1) } } ?? 0
+            let newRows = present.map { p in p.isEmpty ? ids.count : ids.reduce(0) { $0 + (p.contains($1.rawValue) ? 0 : 1) } } ?? 0
             let dropped = newRows >= bulkInsertRows ? try Self.dropTaskIndexes(session.db) : []
             if !dropped.isEmpty {
                 // Without the indexes, rows written in id order only append
@@ -106,20 +113,20 @@ extension TaskStore {
             // instead of landing all over it (a random page per task, each
             // held in the page cache until the commit).
             var nextUpKeys: [Int: String] = [:]
-            for (index, plan) in plans.enumerated() where plan!.nextUp {
+            for index in plans.indices where plans[index].unsafelyUnwrapped.nextUp {
                 bottom = OrderKey.between(try bottom ?? Self.lastNextUpKey(session.db), nil)
                 nextUpKeys[index] = bottom
             }
-            let ids = plans.map { $0!.id }
-            let order = plans.indices.sorted(by: { Self.rowPrecedes(ids[$0], ids[$1]) })
+            let order = Self.rowOrder(ids)
             // With the ids known, the existing rows are read 500 at a time
             // (one statement each, in row order), not one query per task.
             var held: [TaskID: TaskItem] = [:]
             for (position, index) in order.enumerated() {
-                if let present, position % Self.rowsReadAtOnce == 0 {
-                    let next = order[position..<min(position + Self.rowsReadAtOnce, order.count)].lazy.map { ids[$0] }
-                    held = Dictionary(uniqueKeysWithValues: try TaskRow.fetchAll(session.db, ids: next.filter { present.contains($0.rawValue) })
-                        .lazy.map { ($0.id, $0) })
+                if let present, !present.isEmpty, position % Self.rowsReadAtOnce == 0 {
+                    // An array: a lazy filter was walked again each time the
+                    // read took its next 500.
+                    let next = order[position..<min(position + Self.rowsReadAtOnce, order.count)].map { ids[$0] }.filter { present.contains($0.rawValue) }
+                    held = Dictionary(uniqueKeysWithValues: try TaskRow.fetchAll(session.db, ids: next).lazy.map { ($0.id, $0) })
                 }
                 // Taken out (each plan is written once): its memory goes back
                 // to the allocator for SQLite's pages as the import goes on.

@@ -171,23 +171,40 @@ public final class TaskStore: Sendable {
     /// The order of rows in the task table's B-tree (SQLite compares TEXT
     /// keys byte by byte).
     static func rowPrecedes(_ a: TaskID, _ b: TaskID) -> Bool {
-        // memcmp on the bytes in place (the generic comparison of two
-        // UTF-8 views took 2% of a first sync's sort).
-        var a = a.rawValue, b = b.rawValue
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let common = min(x.count, y.count)
-                if common > 0 {
-                    let order = memcmp(x.baseAddress!, y.baseAddress!, common)
-                    if order != 0 { return order < 0 }
-                }
-                return x.count < y.count
+        // Task ids are ASCII (canonical UUIDs), whose order under String's
+        // `<` is their byte order — compared as memory, where a walk over
+        // `utf8` took 2.5% of an import of 10,000 tasks.
+        a.rawValue < b.rawValue
+    }
+
+    /// A key whose order is ``rowPrecedes(_:_:)``'s: the id's 32 hex digits
+    /// as a 128-bit number. Task ids are canonical lowercase UUIDs — dashes
+    /// in fixed places, digits whose byte order is their value's order — so
+    /// sorting many ids compares two integers instead of two strings.
+    static func rowKey(_ id: TaskID) -> (UInt64, UInt64) {
+        var text = id.rawValue
+        return text.withUTF8 { bytes in
+            var high: UInt64 = 0, low: UInt64 = 0, count = 0
+            for byte in bytes where byte != UInt8(ascii: "-") {
+                let digit = UInt64(byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : byte &- (UInt8(ascii: "a") - 10))
+                if count < 16 { high = high << 4 | digit } else { low = low << 4 | digit }
+                count += 1
             }
+            return (high, low)
         }
     }
 
+    /// The positions of `ids` in the table's row order.
+    static func rowOrder(_ ids: [TaskID]) -> [Int] {
+        let keys = ids.map(rowKey)
+        return ids.indices.sorted { keys[$0] < keys[$1] }
+    }
+
     /// `ids` in the table's row order.
-    static func inRowOrder(_ ids: some Collection<TaskID>) -> [TaskID] { ids.sorted(by: rowPrecedes) }
+    static func inRowOrder(_ ids: some Collection<TaskID>) -> [TaskID] {
+        let ids = Array(ids)
+        return rowOrder(ids).map { ids[$0] }
+    }
 
     /// How many records make a write "large" (see ``withPageCache(forRecords:_:_:)``).
     static let largeWriteRecords = 1_000

@@ -14,6 +14,42 @@ struct WriteSession {
     let replica: ReplicaID
     let now: Int64
     private(set) var clock: HybridClock
+    /// The row and outbox statements, prepared once per session.
+    private var statements = Statements()
+
+    /// Statements a session runs once per task, kept instead of looked up
+    /// by their SQL in GRDB's cache each time (hashing the row's long
+    /// INSERT for every task), and the outbox entries not yet written: they
+    /// go in ``Outbox/entriesPerStatement`` at a time, the rest when the
+    /// session finishes — all in the session's transaction, in order, so
+    /// the outbox ends the same. Nothing in a session reads the outbox.
+    private struct Statements {
+        private var rowStatement: Statement?
+        private var outboxStatement: Statement?
+        private var pending: [(TaskID, String)] = []
+
+        mutating func row(_ db: Database) throws -> Statement {
+            if let rowStatement { return rowStatement }
+            let made = try TaskRow.insertStatement(db)
+            rowStatement = made
+            return made
+        }
+
+        mutating func append(_ entry: String, task: TaskID, _ db: Database) throws {
+            pending.append((task, entry))
+            guard pending.count == Outbox.entriesPerStatement else { return }
+            if outboxStatement == nil { outboxStatement = try Outbox.insertStatement(db, entries: Outbox.entriesPerStatement) }
+            try Outbox.append(pending, with: outboxStatement!)
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        /// Writes the entries still pending, one statement for all.
+        mutating func flush(_ db: Database) throws {
+            guard !pending.isEmpty else { return }
+            try Outbox.append(pending, with: try Outbox.insertStatement(db, entries: pending.count))
+            pending.removeAll()
+        }
+    }
 
     init(_ db: Database, physical: any PhysicalClock) throws {
         self.db = db
@@ -34,14 +70,17 @@ struct WriteSession {
     ///     moved on since throws ``StaleWrite`` and nothing is written.
     mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil,
                         expecting: [TaskField: Version?] = [:]) throws -> [FieldChange] {
-        let outcome = try LocalEdit.apply(fields, to: task, clock: clock, replica: replica, now: now,
+        let fresh = task.versions.isEmpty
+        // In place: the task and the clock change only when the edit is made.
+        let changes = try LocalEdit.apply(fields, to: &task, clock: &clock, replica: replica, now: now,
                                           importedAt: timestamp, expecting: expecting)
-        guard !outcome.changes.isEmpty else { return [] }
-        task = outcome.task
-        clock = outcome.clock
-        try TaskRow.save(task, db)
-        try Outbox.append(outcome.changes, task: task.id, db)
-        return outcome.changes
+        guard !changes.isEmpty else { return [] }
+        let entry = Outbox.entry(changes)
+        // A task that had no version holds exactly this edit's: its row's
+        // versions column is the outbox entry's text, encoded once.
+        try TaskRow.save(task, with: try statements.row(db), versions: fresh ? entry : nil)
+        try statements.append(entry, task: task.id, db)
+        return changes
     }
 
     /// Merges changes that carry their own versions (an import of an export:
@@ -55,13 +94,15 @@ struct WriteSession {
             clock.observe(change.version.timestamp)
         }
         guard !applied.isEmpty else { return [] }
-        try TaskRow.save(task, db)
-        try Outbox.append(applied, task: task.id, db)
+        try TaskRow.save(task, with: try statements.row(db))
+        try statements.append(Outbox.entry(applied), task: task.id, db)
         return applied
     }
 
-    /// Saves the clock; call once before the transaction commits.
-    func finish() throws {
+    /// Writes the outbox entries still pending and saves the clock; call
+    /// once before the transaction commits.
+    mutating func finish() throws {
+        try statements.flush(db)
         try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock'", arguments: [String(clock.last.rawValue)])
     }
 }

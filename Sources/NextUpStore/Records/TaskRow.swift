@@ -53,10 +53,26 @@ enum TaskRow {
     }
 
     /// Inserts or replaces the row of `task`.
-    static func save(_ t: TaskItem, _ db: Database) throws {
+    ///
+    /// - Parameter versions: the row's `versions` column when the caller has
+    ///   it encoded already (it must be `VersionsColumn.encode(t.versions)`:
+    ///   a new task's first edit, whose outbox entry is the same text).
+    static func save(_ t: TaskItem, _ db: Database, versions: String? = nil) throws {
+        try save(t, with: try insertStatement(db), versions: versions)
+    }
+
+    /// The statement ``save(_:with:versions:)`` runs (a writer of many rows
+    /// keeps it, instead of looking its SQL up in GRDB's cache per row).
+    static func insertStatement(_ db: Database) throws -> Statement {
+        try db.cachedStatement(sql: insertSQL)
+    }
+
+    /// ``save(_:_:versions:)`` through `statement`, which is ``insertStatement(_:)``.
+    static func save(_ t: TaskItem, with statement: Statement, versions: String? = nil) throws {
+        assert(versions == nil || versions == VersionsColumn.encode(t.versions), "versions text given for a row is not its versions")
         // Bound through SQLite's C API (``SQLiteBindings``), each column as
         // its field's kind; SQLite copies the text.
-        try SQLiteBindings.execute(try db.cachedStatement(sql: insertSQL)) { b in
+        try SQLiteBindings.execute(statement) { b in
             try b.text(t.id.rawValue)
             for (field, _) in columnKinds {
                 switch t.value(of: field) {
@@ -67,7 +83,7 @@ enum TaskRow {
                 }
             }
             try b.text(t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
-            try b.text(VersionsColumn.encode(t.versions))
+            try b.text(versions ?? VersionsColumn.encode(t.versions))
             try b.int(t.modified.rawValue)
             try b.text(TextMatch.fold(t.title))
         }

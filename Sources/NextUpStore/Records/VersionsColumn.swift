@@ -36,18 +36,40 @@ enum VersionsColumn {
     /// ``encode(_:)`` of `fields`, every one at `version` (a field named
     /// twice is named once): one edit's outbox entry, without a dictionary.
     static func encode(_ fields: some Sequence<TaskField>, at version: Version) -> String {
-        var sorted = fields.sorted()
-        var last: TaskField?
-        sorted.removeAll { field in
-            defer { last = field }
-            return field == last
+        // Known fields (almost every write names only those) are a bit each,
+        // named in table order — their order under `<`, before any other
+        // register — with no array of fields to sort and deduplicate.
+        var known: UInt32 = 0
+        var others: [TaskField] = []
+        for field in fields {
+            if let index = field.tableIndex { known |= 1 << UInt32(index) } else { others.append(field) }
         }
-        return encode(sorted: sorted.map { ($0, version) })
+        guard known != 0 || !others.isEmpty else { return "" }
+        var out: [UInt8] = []
+        out.reserveCapacity(56 + known.nonzeroBitCount * 10 + others.count * 16)
+        out.append(UInt8(ascii: "@"))
+        out.append(contentsOf: version.replica.rawValue.utf8)
+        appendTimestamp(version.timestamp, to: &out)
+        let names = knownNames
+        while known != 0 {
+            out.append(UInt8(ascii: ","))
+            // In table order, as bytes; no known name starts with `@`, `=` or `\`.
+            out.append(contentsOf: names[known.trailingZeroBitCount].1)
+            known &= known &- 1
+        }
+        if !others.isEmpty {
+            others.sort()
+            var last: TaskField?
+            for field in others where field != last {
+                appendName(field, to: &out)
+                last = field
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Writes entries already in the column's order.
     private static func encode(sorted: [(key: TaskField, value: Version)]) -> String {
-        let hex = hexDigits
         var out: [UInt8] = []
         out.reserveCapacity(60 + sorted.count * 10)
         var replica: ReplicaID?
@@ -61,19 +83,31 @@ enum VersionsColumn {
                 timestamp = nil
             }
             if version.timestamp != timestamp {
-                out.append(contentsOf: ",=".utf8)
-                let raw = UInt64(bitPattern: version.timestamp.rawValue)
-                for shift in stride(from: 60, through: 0, by: -4) { out.append(hex[Int((raw >> UInt64(shift)) & 0xF)]) }
+                appendTimestamp(version.timestamp, to: &out)
                 timestamp = version.timestamp
             }
-            out.append(UInt8(ascii: ","))
-            let name = field.rawValue.utf8
-            if let first = name.first, first == UInt8(ascii: "@") || first == UInt8(ascii: "=") || first == UInt8(ascii: "\\") {
-                out.append(UInt8(ascii: "\\"))
-            }
-            out.append(contentsOf: name)
+            appendName(field, to: &out)
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `,=` and the timestamp's 16 hex digits.
+    private static func appendTimestamp(_ timestamp: HybridTimestamp, to out: inout [UInt8]) {
+        out.append(contentsOf: ",=".utf8)
+        let raw = UInt64(bitPattern: timestamp.rawValue)
+        hexDigits.withUnsafeBufferPointer { hex in
+            for shift in stride(from: 60, through: 0, by: -4) { out.append(hex[Int((raw >> UInt64(shift)) & 0xF)]) }
+        }
+    }
+
+    /// `,` and the field's name (after a `\` when it starts with `@`, `=` or `\`).
+    private static func appendName(_ field: TaskField, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        let name = field.rawValue.utf8
+        if let first = name.first, first == UInt8(ascii: "@") || first == UInt8(ascii: "=") || first == UInt8(ascii: "\\") {
+            out.append(UInt8(ascii: "\\"))
+        }
+        out.append(contentsOf: name)
     }
 
     /// The replica ids met while reading many rows, so that each is parsed
