@@ -16,6 +16,11 @@ import Testing
             switch try NextUpCommand.parseAsRoot(arguments) {
             case let count as CountCommand: return QuickCommandLine(command: .count, json: count.json, folders: count.global.folders)
             case let next as NextCommand: return QuickCommandLine(command: .next, json: next.json, folders: next.global.folders)
+            case let export as ExportCommand:
+                let taskwarrior = export.taskwarrior
+                guard export.file == nil, export.to == nil, taskwarrior.urgencyFrom == nil, taskwarrior.durationFrom == nil,
+                      !taskwarrior.categoryFromProject, !taskwarrior.categoryFromTopProject else { return nil }
+                return QuickCommandLine(command: .export, folders: export.global.folders)
             default: return nil
             }
         } catch {
@@ -24,7 +29,7 @@ import Testing
     }
 
     static let words = [
-        "count", "next", "list", "add", "--json", "--json=1", "--store", "--peer", "--vdir", "--store=/tmp/a=b",
+        "count", "next", "export", "list", "add", "--json", "--to", "taskwarrior", "-", "out.json", "--json=1", "--store", "--peer", "--vdir", "--store=/tmp/a=b",
         "--store=", "--peer=/p", "--vdir=-v", "/tmp/x", "-x", "--", "", "é", "--help", "-h", "--version",
         "--all", "--generate-completion-script", "count", "next", "--store", "--json",
     ]
@@ -35,7 +40,7 @@ import Testing
         for _ in 0..<1500 {
             let count = 1 + Int(generator.next() % 6)
             var arguments = (0..<count).map { _ in Self.words[Int(generator.next() % UInt64(Self.words.count))] }
-            if generator.next() % 2 == 0 { arguments[0] = generator.next() % 2 == 0 ? "count" : "next" }
+            if generator.next() % 2 == 0 { arguments[0] = ["count", "next", "export"][Int(generator.next() % 3)] }
             let quick = QuickCommandLine.parse(arguments)
             let real = Self.parsed(arguments)
             if let quick {
@@ -56,7 +61,8 @@ import Testing
         #expect(QuickCommandLine.parse(["next", "--json"]) == QuickCommandLine(command: .next, json: true))
         #expect(QuickCommandLine.parse(["count", "--store", "/s", "--json", "--peer=/p"])
                 == QuickCommandLine(command: .count, json: true, folders: FolderOptions(store: "/s", peer: "/p")))
-        for declined in [[], ["list"], ["count", "--store", ""], ["--store", "/s", "count"], ["count", "--json", "--json"],
+        #expect(QuickCommandLine.parse(["export", "--store", "/s"]) == QuickCommandLine(command: .export, folders: FolderOptions(store: "/s")))
+        for declined in [[], ["list"], ["export", "--json"], ["export", "out.json"], ["export", "-"], ["export", "--to", "taskwarrior"], ["count", "--store", ""], ["--store", "/s", "count"], ["count", "--json", "--json"],
                          ["count", "--store", "-x"], ["count", "--help"], ["count", "extra"], ["next", "--json=true"]] {
             #expect(QuickCommandLine.parse(declined) == nil, "\(declined)")
         }

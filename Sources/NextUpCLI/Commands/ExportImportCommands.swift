@@ -14,18 +14,23 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var taskwarrior: TaskwarriorOptions
 
     func run() throws {
+        guard to == .taskwarrior else { return try Self.run(global.folders, file: file) }
         let context = try CommandContext.open(global)
-        if to == .taskwarrior {
-            let all = try context.store.allTasks()
-            defer { ListsKeptUntilExit.shared.keep(all) }
-            let mapping = taskwarrior.options(context.config.taskwarrior)
-            let objects = all.map { TaskwarriorMapping.object($0, mapping) }
-            let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
-            guard let file, file != "-" else { FileHandle.standardOutput.write(data); return }
-            try PrivateFile.write(data, to: file, command: "export")
-            Terminal.printError("exported \(all.count) tasks for Taskwarrior to \(file)")
-            return
-        }
+        let all = try context.store.allTasks()
+        defer { ListsKeptUntilExit.shared.keep(all) }
+        let mapping = taskwarrior.options(context.config.taskwarrior)
+        let objects = all.map { TaskwarriorMapping.object($0, mapping) }
+        let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
+        guard let file, file != "-" else { FileHandle.standardOutput.write(data); return }
+        try PrivateFile.write(data, to: file, command: "export")
+        Terminal.printError("exported \(all.count) tasks for Taskwarrior to \(file)")
+    }
+
+    /// What `export` does in nextup's own format, however its command line
+    /// was parsed (``QuickCommandLine``): every task to `file` (nil or `-`:
+    /// standard output).
+    static func run(_ folders: FolderOptions, file: String?) throws {
+        let context = try CommandContext.open(folders)
         // Each row written from its stored columns, without a TaskItem: Next
         // Up first, in its order, so an import rebuilds that order; then the
         // rest oldest first (``TaskRowBuffer/exportOrder()``).

@@ -1,14 +1,15 @@
 /// The command lines a shell prompt or a status bar runs many times a minute —
-/// `count` and `next`, with `--json` and the folder options — recognised
-/// without swift-argument-parser.
+/// `count` and `next`, with `--json` and the folder options — and a plain
+/// `export` to standard output, recognised without swift-argument-parser.
 ///
 /// Contract: when ``parse(_:)`` returns a line, `NextUpCommand.parseAsRoot`
-/// gives the same command (``CountCommand`` or ``NextCommand``) with the same
-/// values, and neither ``DashedWord`` nor ``TaskwarriorSpelling`` objects to
-/// it; ``run()`` then does what that command's `run()` does (both call the
-/// command's static `run(_:json:)`). Whatever it is not sure of — another
-/// command, help, a repeated or empty option, a value that starts with `-`,
-/// an option before the command — is nil, and goes through
+/// gives the same command (``CountCommand``, ``NextCommand``,
+/// ``ExportCommand`` with no file and no other format) with the same values,
+/// and neither ``DashedWord`` nor ``TaskwarriorSpelling`` objects to it;
+/// ``run()`` then does what that command's `run()` does (both call the
+/// command's static `run`). Whatever it is not sure of — another command,
+/// help, a repeated or empty option, a value that starts with `-`, an option
+/// before the command, `export`'s file or `--to` — is nil, and goes through
 /// ``CommandLineParse`` as every other line does: every message still comes
 /// from the parser.
 ///
@@ -17,7 +18,7 @@
 /// conformance record of the binary; that was 60% of an empty store's `count`
 /// (12.6M of 21.1M instructions), for a command whose grammar is five words.
 struct QuickCommandLine: Equatable {
-    enum Command: Equatable { case count, next }
+    enum Command: Equatable { case count, next, export }
 
     var command: Command
     var json = false
@@ -30,6 +31,7 @@ struct QuickCommandLine: Equatable {
         switch first {
         case "count": line = QuickCommandLine(command: .count)
         case "next": line = QuickCommandLine(command: .next)
+        case "export": line = QuickCommandLine(command: .export)
         default: return nil
         }
         var seen: [Substring] = []  // a word given twice goes to the parser
@@ -47,7 +49,7 @@ struct QuickCommandLine: Equatable {
             seen.append(name)
             switch name {
             case "--json":
-                guard value == nil else { return nil }
+                guard value == nil, line.command != .export else { return nil }
                 line.json = true
             case "--store", "--peer", "--vdir":
                 guard let given = value ?? rest.popFirst(), !given.isEmpty,
@@ -69,6 +71,7 @@ struct QuickCommandLine: Equatable {
         switch command {
         case .count: try CountCommand.run(folders, json: json)
         case .next: try NextCommand.run(folders, json: json)
+        case .export: try ExportCommand.run(folders, file: nil)
         }
     }
 }
