@@ -11,10 +11,16 @@ public struct LogFileReader {
     /// Passed to every ``LogDecoder``: versions later than this are refused.
     public let notAfter: HybridTimestamp?
 
-    public init(folder: any PeerFolder, chunkSize: Int = 2 * LogFormat.maxLineLength, notAfter: HybridTimestamp? = nil) {
-        precondition(chunkSize > LogFormat.maxLineLength)
+    /// Bytes read at a step (at most ``chunkSize``): a step with no whole
+    /// line is read again as a whole chunk. Small, so that decoding ahead
+    /// (``LogChunkAhead``) holds little in memory and starts early.
+    public let stepSize: Int
+
+    public init(folder: any PeerFolder, chunkSize: Int = 2 * LogFormat.maxLineLength, stepSize: Int = 1 << 20, notAfter: HybridTimestamp? = nil) {
+        precondition(chunkSize > LogFormat.maxLineLength && stepSize > 0)
         self.folder = folder
         self.chunkSize = chunkSize
+        self.stepSize = min(stepSize, chunkSize)
         self.notAfter = notAfter
     }
 
@@ -41,21 +47,53 @@ public struct LogFileReader {
     }
 
     /// Reads every complete line from `offset` (a line boundary after the
-    /// header) up to `size`, handing each chunk's decoded records and issues
-    /// to `consume` in file order; each chunk's ``LogScan/end`` is a safe
-    /// cursor once that chunk is merged.
+    /// header) up to `size`, handing the decoded records and issues of each
+    /// step's complete lines to `consume` in file order; each scan's
+    /// ``LogScan/end`` is a safe cursor once that scan is merged.
+    ///
+    /// While `consume` works on one scan, the next step is read (on this
+    /// thread) and decoded on another (``LogChunkAhead``): the records handed
+    /// over, and their order, are the same. A failed read of that step is
+    /// thrown only once the scan before it is consumed, as if it were read
+    /// after it. Decoding is pure, so `consume` may read the folder meanwhile.
     public func readLines(of name: String, owner: ReplicaID, from offset: Int64, upTo size: Int64,
                           consume: (LogScan) throws -> Void) throws -> Outcome {
         let decoder = LogDecoder(file: name, owner: owner, notAfter: notAfter)
         var position = offset
+        // The step at `position`, read and decoding ahead (or its read's error).
+        var ahead: Result<LogChunkAhead, any Error>?
+        // Never leave a decode running past this call (`consume` may throw).
+        defer { if case .success(let chunk)? = ahead { _ = chunk.wait() } }
         while position < size {
-            let want = Int(min(Int64(chunkSize), size - position))
-            let bytes = try folder.read(name, at: position, count: want)
-            if bytes.isEmpty { break }
-            let scan = decoder.scan(bytes, at: position)
+            var bytes: [UInt8]
+            var scan: LogScan
+            if let next = ahead {
+                ahead = nil
+                let chunk = try next.get()
+                (bytes, scan) = (chunk.bytes, chunk.wait())
+            } else {
+                bytes = try folder.read(name, at: position, count: Int(min(Int64(stepSize), size - position)))
+                if bytes.isEmpty { break }
+                scan = decoder.scan(bytes, at: position)
+            }
+            // No complete line in a step short of a chunk: read a whole chunk
+            // (a line of legitimate length fits in one).
+            if scan.end == position && bytes.count < chunkSize && position + Int64(bytes.count) < size {
+                bytes = try folder.read(name, at: position, count: Int(min(Int64(chunkSize), size - position)))
+                if bytes.isEmpty { break }
+                scan = decoder.scan(bytes, at: position)
+            }
             if scan.end > position {
-                try consume(scan)
                 position = scan.end
+                if position < size {
+                    do {
+                        let following = try folder.read(name, at: position, count: Int(min(Int64(stepSize), size - position)))
+                        if !following.isEmpty { ahead = .success(LogChunkAhead(following, at: position, decoder: decoder)) }
+                    } catch {
+                        ahead = .failure(error)
+                    }
+                }
+                try consume(scan)
                 continue
             }
             // No complete line in a whole chunk.

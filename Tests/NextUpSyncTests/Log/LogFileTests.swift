@@ -104,6 +104,79 @@ import Testing
         #expect(small.records == Array(records[150...]))
     }
 
+    /// A log of many steps, one of its lines longer than a step: the scans
+    /// handed over (decoded ahead, ``LogChunkAhead``) add up to one scan of
+    /// the whole file.
+    @Test func aLogOfManyStepsReadsAsOneScanOfIt() throws {
+        let folder = InMemoryPeerFolder()
+        let writer = LogWriter(folder: folder, owner: owner)
+        var records = (1...3_000).map { record($0, "task \($0) " + String(repeating: "t", count: $0 % 150)) }
+        records[2_000] = LogRecord(task: Fixtures.task(2_001), changes: [
+            Fixtures.change(Fixtures.task(2_001), .notes, .string(String(repeating: "ab", count: 45_000)), Fixtures.version(2_001)),
+        ])
+        try writer.append(records, header: LogHeader(replica: owner, created: 1))
+        let all = folder.contents(of: writer.fileName)!
+        let reader = LogFileReader(folder: folder, stepSize: 64 * 1024)
+        #expect(all.count > 4 * reader.stepSize)
+        let (_, headerEnd) = try reader.header(of: writer.fileName).get()
+        let whole = LogDecoder(file: writer.fileName, owner: owner).scan(all[Int(headerEnd)...], at: headerEnd)
+        #expect(whole.records.count == records.count && whole.issues.isEmpty)
+        var scans = 0
+        var read: [LogRecord] = []
+        var issues: [LogIssue] = []
+        var ends: [Int64] = []
+        let outcome = try reader.readLines(of: writer.fileName, owner: owner, from: headerEnd, upTo: Int64(all.count)) { scan in
+            scans += 1
+            read += scan.records
+            issues += scan.issues
+            ends += scan.recordEnds
+        }
+        #expect(scans > 4)
+        #expect(read == whole.records)
+        #expect(ends == whole.recordEnds)
+        #expect(issues.isEmpty)
+        #expect(outcome.end == Int64(all.count) && outcome.incompleteTail == nil)
+    }
+
+    /// Fails every read that starts past `after`.
+    final class FailingReadsPeerFolder: PeerFolder, @unchecked Sendable {
+        struct Failure: Error {}
+        let inner: any PeerFolder
+        let after: Int64
+        init(_ inner: any PeerFolder, after: Int64) { (self.inner, self.after) = (inner, after) }
+        var location: String { inner.location }
+        func checkAvailable() throws { try inner.checkAvailable() }
+        func list() throws -> [PeerFileInfo] { try inner.list() }
+        func info(_ name: String) throws -> PeerFileInfo? { try inner.info(name) }
+        func read(_ name: String, at offset: Int64, count: Int) throws -> [UInt8] {
+            if offset > after { throw Failure() }
+            return try inner.read(name, at: offset, count: count)
+        }
+        func append(_ bytes: [UInt8], to name: String, truncatingTo length: Int64?) throws -> Int64 { try inner.append(bytes, to: name, truncatingTo: length) }
+        func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 { try inner.replace(name, writing: produce) }
+        func create(_ name: String, bytes: [UInt8]) throws -> Bool { try inner.create(name, bytes: bytes) }
+        func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
+    }
+
+    /// The next step is read while the one before it is consumed; its failed
+    /// read is thrown only after that (as when the steps were read in turn).
+    @Test func aFailedReadOfTheNextStepIsThrownOnlyOnceTheStepBeforeIsConsumed() throws {
+        let memory = InMemoryPeerFolder()
+        let writer = LogWriter(folder: memory, owner: owner)
+        let records = (1...2_000).map { record($0, "task \($0) " + String(repeating: "t", count: 100)) }
+        try writer.append(records, header: LogHeader(replica: owner, created: 1))
+        let size = Int64(memory.contents(of: writer.fileName)!.count)
+        let (_, headerEnd) = try LogFileReader(folder: memory).header(of: writer.fileName).get()
+        let reader = LogFileReader(folder: FailingReadsPeerFolder(memory, after: headerEnd), stepSize: 64 * 1024)
+        #expect(size > headerEnd + Int64(reader.stepSize))
+        var consumed: [LogRecord] = []
+        #expect(throws: FailingReadsPeerFolder.Failure.self) {
+            try reader.readLines(of: writer.fileName, owner: owner, from: headerEnd, upTo: size) { scan in consumed += scan.records }
+        }
+        #expect(!consumed.isEmpty)
+        #expect(consumed == Array(records.prefix(consumed.count)))
+    }
+
     @Test func lastLineBoundaryFindsTheEndOfTheLastCompleteLine() throws {
         let folder = InMemoryPeerFolder()
         folder.put("f", Array("abc\ndef\nghi".utf8))
