@@ -81,6 +81,16 @@ import Testing
         let all = Data(#"[{"id":null,"title":"a","notes":"n","urgency":null,"importance":2,"duration":null,"category":"c","due":null,"done":false,"next_up":true,"deleted":null,"created":null,"modified":null,"completed_at":null,"source":"s","external_id":"e","tags":["t"],"versions":{}}]"#.utf8)
         #expect(TaskJSONReader.read(all) == (try JSONDecoder().decode([TaskJSON].self, from: all)))
         #expect(TaskJSONReader.read(all)?.first?.externalID == "e")
+        // The key after the last one is tried first: any other order, and a
+        // repeat of an earlier key, are still read (or refused) as before.
+        let reversed = Data(#"[{"versions":{},"tags":["t"],"external_id":"e","source":"s","completed_at":null,"modified":null,"created":null,"deleted":null,"next_up":true,"done":false,"due":null,"category":"c","duration":null,"importance":2,"urgency":null,"notes":"n","title":"a","id":null}]"#.utf8)
+        #expect(TaskJSONReader.read(reversed) == TaskJSONReader.read(all))
+        // "created" stands where "urgency" (as long) is expected.
+        let skipping = Data(#"[{"title":"a","notes":"n","created":"2025-03-28T18:49:29.927Z"}]"#.utf8)
+        #expect(TaskJSONReader.read(skipping) == (try JSONDecoder().decode([TaskJSON].self, from: skipping)))
+        for text in [#"[{"id":null,"title":"a","id":null}]"#, #"[{"title":"a","notes":"n","title":"b"}]"#] {
+            #expect(TaskJSONReader.read(Data(text.utf8)) == nil, "\(text)")
+        }
         for text in [#"[{"ti\u0074le":"a"}]"#, #"[{"title":"a","ti\u0074le":"b"}]"#, #"[{"titl":"a"}]"#, #"[{"titles":"a"}]"#,
                      #"[{"title":"a","nötes":"n"}]"#, #"[{"title":"a","id\n":"x"}]"#, #"[{"title":"a","tags":[],"tags":[]}]"#] {
             #expect(TaskJSONReader.read(Data(text.utf8)) == nil, "\(text)")

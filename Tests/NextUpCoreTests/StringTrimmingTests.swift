@@ -23,4 +23,12 @@ struct StringTrimmingTests {
             #expect(s.trimmingWhitespace() == s.trimmingCharacters(in: .whitespaces), "\(s.debugDescription)")
         }
     }
+
+    /// ASCII scalars are answered without their properties: the answer must be theirs.
+    @Test func asciiWhiteSpaceIsTheProperty() {
+        for value in UInt32(0)..<0x80 {
+            let scalar = Unicode.Scalar(value)!
+            #expect(String.mayTrim(scalar) == (scalar.properties.isWhitespace || value == 0x200B), "U+\(String(value, radix: 16))")
+        }
+    }
 }

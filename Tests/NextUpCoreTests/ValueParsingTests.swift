@@ -55,6 +55,14 @@ import Testing
 
     @Test func titlesAreTrimmedAndFoldedAndNeverEmpty() throws {
         #expect(try TaskText.title("  two\nlines\r\nhere ") == "two lines  here")
+        // Every line break folds, whichever bytes encode it; scalars whose UTF-8
+        // holds the same bytes (C5 85, C5 A8, E2 82 A8, E2 80 A9's neighbours) stay.
+        for brk in ["\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{2028}", "\u{2029}"] {
+            #expect(TaskText.foldLines("a\(brk)b") == "a b", "\(brk.unicodeScalars.first!.value)")
+        }
+        for kept in ["\u{145}", "\u{168}", "\u{169}", "\u{20A8}", "\u{202A}", "\u{2027}", "tab\there"] {
+            #expect(TaskText.foldLines("a\(kept)b") == "a\(kept)b", "\(kept.unicodeScalars.first!.value)")
+        }
         #expect(throws: TaskInputError.self) { try TaskText.title(" \n\t ") }
         #expect(throws: TaskInputError.self) { try TaskText.title(String(repeating: "x", count: 1_001)) }
         // The limit is in characters, whatever their bytes.

@@ -29,6 +29,34 @@ import Testing
         return next.map { TaskJSON($0) } + all.filter { !$0.isNextUp }.map { TaskJSON($0) }
     }
 
+    /// A row's texts are bound in place in a buffer of
+    /// ``SQLiteBindings/arenaBytes`` while they fit, and copied by SQLite
+    /// past it: texts of every size around that limit, in any mix, are
+    /// stored as they are.
+    @Test func textsAroundTheBindingBufferAreStoredAsTheyAre() throws {
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("arena")))
+        let limit = SQLiteBindings.arenaBytes
+        let sizes = [1, 7, limit / 3, limit / 2, limit - 40, limit - 36, limit, limit + 1, 2 * limit]
+        var records: [TaskJSON] = []
+        for (i, titleSize) in sizes.enumerated() {
+            for notesSize in [0] + sizes {
+                var r = TaskJSON(title: String(repeating: "t", count: min(titleSize, TaskText.maxTitleLength - 4)) + "\(i)é")
+                r.id = TaskID.make().rawValue
+                r.notes = notesSize == 0 ? nil : String(repeating: "n", count: notesSize - 1) + "\(notesSize % 10)"
+                r.category = "C\(notesSize)"
+                r.source = String(repeating: "s", count: 1 + (titleSize + notesSize) % 97)
+                r.externalID = "x\(records.count)"
+                records.append(r)
+            }
+        }
+        _ = try store.importTasks(records)
+        for r in records {
+            let t = try #require(try store.task(TaskID(r.id!)!))
+            #expect(t.title == r.title && t.notes == (r.notes ?? "") && t.category == r.category, "\(r.title.utf8.count) \(r.notes?.utf8.count ?? 0)")
+            #expect(t.source == r.source && t.externalID == r.externalID)
+        }
+    }
+
     @Test func exportImportExportGivesTheSameTasksAndReimportChangesNothing() throws {
         let source = try populated()
         let exported = try export(source)

@@ -32,13 +32,17 @@ enum TaskJSONReader {
 
     /// The bit of the key the reader is on (read past), or nil for any other
     /// key. A key without escapes is matched in place (no String made and
-    /// hashed per key: 14 per task), any other through ``keys``.
-    private static func key(_ reader: inout JSONByteReader) -> Int? {
+    /// hashed per key: 14 per task), any other through ``keys``. The key of
+    /// bit `expected` is tried first: an export writes its keys in the order
+    /// of their bits, so each is usually the one after the last.
+    private static func key(_ reader: inout JSONByteReader, expected: Int) -> Int? {
         guard let bytes = reader.plainStringBytes() else { return reader.string().flatMap { keys[$0] } }
         // Compared as memory (every name is non-empty, so an equal count has bytes).
-        return keyBytes.firstIndex { name in
+        func matches(_ name: [UInt8]) -> Bool {
             name.count == bytes.count && name.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
         }
+        if expected < keyBytes.count, matches(keyBytes[expected]) { return expected }
+        return keyBytes.firstIndex(where: matches)
     }
 
     /// The JSON keys this reader reads on bytes (anything else goes to JSONDecoder), for the field-table test.
@@ -68,12 +72,14 @@ enum TaskJSONReader {
         guard reader.take("{") else { return nil }
         var task = TaskJSON(title: "")
         var seen = 0
+        var last = -1
         reader.skipWhitespace()
         if reader.take("}") { return nil }  // no title: JSONDecoder says which
         while true {
             reader.skipWhitespace()
-            guard let key = key(&reader), seen & (1 << key) == 0 else { return nil }
+            guard let key = key(&reader, expected: last + 1), seen & (1 << key) == 0 else { return nil }
             seen |= 1 << key
+            last = key
             reader.skipWhitespace()
             guard reader.take(":") else { return nil }
             reader.skipWhitespace()

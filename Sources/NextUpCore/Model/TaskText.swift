@@ -72,7 +72,11 @@ public enum TaskText {
             }
         }
         // Most text has no line break: keep it as it is, without a copy.
-        guard text.unicodeScalars.contains(where: isLineBreak) else { return text }
+        // Its UTF-8 is looked through first for a byte a line break's
+        // encoding holds (0A-0D; C2 85; E2 80 A8/A9): with none, there is none.
+        let mayBreak: (UInt8) -> Bool = { (0x0A...0x0D).contains($0) || $0 == 0x85 || $0 == 0xA8 || $0 == 0xA9 }
+        guard text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: mayBreak) }) ?? text.utf8.contains(where: mayBreak),
+              text.unicodeScalars.contains(where: isLineBreak) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.map { isLineBreak($0) ? " " : $0 }))
     }
 }

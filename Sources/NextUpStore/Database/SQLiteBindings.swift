@@ -7,30 +7,50 @@ import GRDBSQLite
 /// GRDB's `StatementArguments` boxes every value in an existential and
 /// looks up its conformance at run time; for the writes made once per task
 /// (a row, an outbox entry — 100,000 of each in an import) that was a fifth
-/// of the write. Values are bound as GRDB binds them: text copied by SQLite
-/// (`SQLITE_TRANSIENT`), `Bool` as the integer 0 or 1, nil as NULL.
+/// of the write. Values are bound as GRDB binds them: `Bool` as the integer
+/// 0 or 1, nil as NULL, text as its UTF-8 — copied into a stack buffer of
+/// ``arenaBytes`` for the one execution and bound in place there
+/// (`SQLITE_STATIC`), or, past that buffer, copied by SQLite
+/// (`SQLITE_TRANSIENT`: a malloc and a free per text, most of what binding
+/// a row cost).
 ///
 /// Contract: ``execute(_:_:)`` binds exactly the statement's parameter count
 /// or throws before running it; the statement runs through GRDB (its
-/// observation and error handling), and its bindings are cleared before the
-/// next use.
+/// observation and error handling), and its bindings are cleared before
+/// ``execute(_:_:)`` returns or throws (no binding outlives the buffer).
 struct SQLiteBindings {
     private let raw: OpaquePointer
     private var index: Int32 = 1
+    /// Where texts are bound in place, and how much of it they take.
+    private let arena: UnsafeMutableRawBufferPointer
+    private var used = 0
 
-    private init(_ raw: OpaquePointer) { self.raw = raw }
+    private init(_ raw: OpaquePointer, arena: UnsafeMutableRawBufferPointer) {
+        self.raw = raw
+        self.arena = arena
+    }
+
+    /// The bytes of text one execution binds in place (on the stack: the
+    /// standard library allocates a temporary buffer of at most 1,024 bytes
+    /// there). A task row's texts usually fit.
+    static let arenaBytes = 1_024
 
     /// Runs `statement` once with the parameters `bind` sets, in order.
     static func execute(_ statement: Statement, _ bind: (inout SQLiteBindings) throws -> Void) throws {
         // Resets the statement, clears its bindings and marks them as set, so
         // that GRDB's execute() runs it with the values bound below.
         statement.setUncheckedArguments([])
-        var bindings = SQLiteBindings(statement.sqliteStatement)
-        try bind(&bindings)
-        guard bindings.index - 1 == sqlite3_bind_parameter_count(bindings.raw) else {
-            throw DatabaseError(resultCode: .SQLITE_RANGE, message: "bound \(bindings.index - 1) of \(sqlite3_bind_parameter_count(bindings.raw)) parameters", sql: statement.sql)
+        try withUnsafeTemporaryAllocation(byteCount: arenaBytes, alignment: 1) { arena in
+            let raw = statement.sqliteStatement
+            // Texts bound in place point into `arena`: none stays bound once it is gone.
+            defer { sqlite3_clear_bindings(raw) }
+            var bindings = SQLiteBindings(raw, arena: arena)
+            try bind(&bindings)
+            guard bindings.index - 1 == sqlite3_bind_parameter_count(raw) else {
+                throw DatabaseError(resultCode: .SQLITE_RANGE, message: "bound \(bindings.index - 1) of \(sqlite3_bind_parameter_count(raw)) parameters", sql: statement.sql)
+            }
+            try statement.execute()
         }
-        try statement.execute()
     }
 
     private mutating func check(_ code: Int32) throws {
@@ -41,15 +61,23 @@ struct SQLiteBindings {
     /// Binds `text` (nil: NULL).
     mutating func text(_ text: String?) throws {
         guard var text else { return try null() }
-        let (raw, index) = (raw, index)
+        let (raw, index, arena, used) = (raw, index, arena, used)
+        var taken = 0
         let code = text.withUTF8 { bytes -> Int32 in
             // An empty buffer may have no address, which SQLite would read as NULL.
             guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(raw, index, "", 0, Self.transient) }
-            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                sqlite3_bind_text(raw, index, $0, Int32(bytes.count), Self.transient)
+            guard bytes.count <= arena.count - used, let start = arena.baseAddress else {
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(raw, index, $0, Int32(bytes.count), Self.transient)
+                }
             }
+            let copy = start + used
+            copy.copyMemory(from: base, byteCount: bytes.count)
+            taken = bytes.count
+            return sqlite3_bind_text(raw, index, copy.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)  // SQLITE_STATIC
         }
         try check(code)
+        self.used += taken
     }
 
     /// Binds `n` (nil: NULL).
