@@ -13,31 +13,22 @@ import Testing
 @Suite struct FirstSyncRaceTests {
     /// A real folder that runs `interleave` once, just before the first write
     /// of the folder's marker: the other replica's cycle slips in there.
-    final class InterleavingFolder: PeerFolder, @unchecked Sendable {
-        let inner: LocalPeerFolder
+    final class InterleavingFolder: ForwardingPeerFolder, @unchecked Sendable {
         var interleave: (() -> Void)?
-        init(_ url: URL) { inner = LocalPeerFolder(url: url) }
+        init(_ url: URL) { super.init(LocalPeerFolder(url: url)) }
         private func beforeWriting(_ name: String) {
             guard name == PeerFolderMarker.fileName, let run = interleave else { return }
             interleave = nil
             run()
         }
-        var location: String { inner.location }
-        func checkAvailable() throws { try inner.checkAvailable() }
-        func list() throws -> [PeerFileInfo] { try inner.list() }
-        func info(_ name: String) throws -> PeerFileInfo? { try inner.info(name) }
-        func read(_ name: String, at offset: Int64, count: Int) throws -> [UInt8] { try inner.read(name, at: offset, count: count) }
-        func append(_ bytes: [UInt8], to name: String, truncatingTo length: Int64?) throws -> Int64 { try inner.append(bytes, to: name, truncatingTo: length) }
-        func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 {
+        override func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 {
             beforeWriting(name)
             return try inner.replace(name, writing: produce)
         }
-        func create(_ name: String, bytes: [UInt8]) throws -> Bool {
+        override func create(_ name: String, bytes: [UInt8]) throws -> Bool {
             beforeWriting(name)
             return try inner.create(name, bytes: bytes)
         }
-        func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
-        func removeLeftovers(of name: String) { inner.removeLeftovers(of: name) }
     }
 
     @Test func twoReplicasStartingOnANewFolderAtOnceAgreeOnItsMarker() throws {

@@ -335,41 +335,21 @@ import Testing
 }
 
 /// Counts the bytes read through a peer folder.
-final class CountingPeerFolder: PeerFolder, @unchecked Sendable {
-    let inner: any PeerFolder
+final class CountingPeerFolder: ForwardingPeerFolder, @unchecked Sendable {
     var bytesRead = 0
-    init(_ inner: any PeerFolder) { self.inner = inner }
-    var location: String { inner.location }
-    func checkAvailable() throws { try inner.checkAvailable() }
-    func list() throws -> [PeerFileInfo] { try inner.list() }
-    func info(_ name: String) throws -> PeerFileInfo? { try inner.info(name) }
-    func read(_ name: String, at offset: Int64, count: Int) throws -> [UInt8] {
+    override func read(_ name: String, at offset: Int64, count: Int) throws -> [UInt8] {
         let bytes = try inner.read(name, at: offset, count: count)
         bytesRead += bytes.count
         return bytes
     }
-    func append(_ bytes: [UInt8], to name: String, truncatingTo length: Int64?) throws -> Int64 { try inner.append(bytes, to: name, truncatingTo: length) }
-    func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 { try inner.replace(name, writing: produce) }
-    func create(_ name: String, bytes: [UInt8]) throws -> Bool { try inner.create(name, bytes: bytes) }
-    func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
 }
 
 @Suite struct VanishingFileTests {
     /// Lists one more log than there is, as when a file is removed between
     /// the listing and the read.
-    final class PhantomPeerFolder: PeerFolder, @unchecked Sendable {
-        let inner: InMemoryPeerFolder
+    final class PhantomPeerFolder: ForwardingPeerFolder, @unchecked Sendable {
         let phantom = LogFormat.fileName(for: ReplicaID.make())
-        init(_ inner: InMemoryPeerFolder) { self.inner = inner }
-        var location: String { inner.location }
-        func checkAvailable() throws { try inner.checkAvailable() }
-        func list() throws -> [PeerFileInfo] { try inner.list() + [PeerFileInfo(name: phantom, size: 500, identity: 999)] }
-        func info(_ name: String) throws -> PeerFileInfo? { try inner.info(name) }
-        func read(_ name: String, at offset: Int64, count: Int) throws -> [UInt8] { try inner.read(name, at: offset, count: count) }
-        func append(_ bytes: [UInt8], to name: String, truncatingTo length: Int64?) throws -> Int64 { try inner.append(bytes, to: name, truncatingTo: length) }
-        func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 { try inner.replace(name, writing: produce) }
-        func create(_ name: String, bytes: [UInt8]) throws -> Bool { try inner.create(name, bytes: bytes) }
-        func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
+        override func list() throws -> [PeerFileInfo] { try inner.list() + [PeerFileInfo(name: phantom, size: 500, identity: 999)] }
     }
 
     @Test func aFileGoneBetweenListingAndReadingIsSkippedQuietly() throws {

@@ -139,23 +139,17 @@ import Testing
     }
 
     /// Fails every read that starts past `after`.
-    final class FailingReadsPeerFolder: PeerFolder, @unchecked Sendable {
+    final class FailingReadsPeerFolder: ForwardingPeerFolder, @unchecked Sendable {
         struct Failure: Error {}
-        let inner: any PeerFolder
         let after: Int64
-        init(_ inner: any PeerFolder, after: Int64) { (self.inner, self.after) = (inner, after) }
-        var location: String { inner.location }
-        func checkAvailable() throws { try inner.checkAvailable() }
-        func list() throws -> [PeerFileInfo] { try inner.list() }
-        func info(_ name: String) throws -> PeerFileInfo? { try inner.info(name) }
-        func read(_ name: String, at offset: Int64, count: Int) throws -> [UInt8] {
+        init(_ inner: any PeerFolder, after: Int64) {
+            self.after = after
+            super.init(inner)
+        }
+        override func read(_ name: String, at offset: Int64, count: Int) throws -> [UInt8] {
             if offset > after { throw Failure() }
             return try inner.read(name, at: offset, count: count)
         }
-        func append(_ bytes: [UInt8], to name: String, truncatingTo length: Int64?) throws -> Int64 { try inner.append(bytes, to: name, truncatingTo: length) }
-        func replace(_ name: String, writing produce: (([UInt8]) throws -> Void) throws -> Void) throws -> Int64 { try inner.replace(name, writing: produce) }
-        func create(_ name: String, bytes: [UInt8]) throws -> Bool { try inner.create(name, bytes: bytes) }
-        func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
     }
 
     /// The next step is read while the one before it is consumed; its failed
