@@ -20,7 +20,7 @@ struct TaskRowBufferTests {
             if Int.random(in: 0..<20, using: &rng) == 0 { text.removeLast() }
             let string = String(String.UnicodeScalarView(text))
             var utf8 = Array(string.utf8)
-            let fast = utf8.withUnsafeMutableBufferPointer { TaskColumns.isCanonicalID(UnsafeBufferPointer($0)) }
+            let fast = utf8.withUnsafeMutableBufferPointer { CanonicalUUID.isCanonicalLowercase(UnsafeBufferPointer($0)) }
             #expect(fast == (CanonicalUUID.canonical(string) == string), "\(string)")
         }
     }

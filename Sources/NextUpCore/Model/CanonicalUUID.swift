@@ -4,7 +4,7 @@ import Foundation
 /// and hyphens at positions 8, 13, 18, 23) without going through Foundation's
 /// `UUID`, which dominated reading 100,000 tasks and log lines. Uppercase hex
 /// is lowered; anything else is left to `UUID`.
-enum CanonicalUUID {
+public enum CanonicalUUID {
     static func canonical(_ text: String) -> String? {
         // A native string's bytes are read in place (its UTF-8 view's
         // iterator took about 1,600 instructions per id); any other the same
@@ -17,26 +17,39 @@ enum CanonicalUUID {
         }
     }
 
+    /// Whether `bytes` are a UUID in the canonical lowercase form — the text
+    /// ``TaskID`` and ``ReplicaID`` hold — so that a reader of stored bytes
+    /// can take them as they are.
+    public static func isCanonicalLowercase(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        classify(bytes) == .lowercase
+    }
+
     private enum Verdict { case lowercase, uppercase, not }
 
-    /// Whether `bytes` are a canonical UUID's, and in which case.
+    /// Whether `bytes` are a canonical UUID's, and in which case: each
+    /// byte's class against the class its position wants, one exclusive or
+    /// per byte and no branch (an export checks every row's id this way).
     private static func classify(_ bytes: UnsafeBufferPointer<UInt8>) -> Verdict {
-        guard bytes.count == 36 else { return .not }
-        var lower = true
-        for i in 0..<36 {
-            let b = bytes[i]
-            if i == 8 || i == 13 || i == 18 || i == 23 {
-                guard b == UInt8(ascii: "-") else { return .not }
-            } else if (b >= 48 && b <= 57) || (b >= 97 && b <= 102) {
-                // a digit or a lowercase hex letter
-            } else if b >= 65 && b <= 70 {
-                lower = false
-            } else {
-                return .not
+        guard bytes.count == 36, let base = bytes.baseAddress else { return .not }
+        let differ = byteClasses.withUnsafeBufferPointer { classes in
+            positionClasses.withUnsafeBufferPointer { wanted in
+                var differ: UInt8 = 0
+                for i in 0..<36 { differ |= classes[Int(base[i])] ^ wanted[i] }
+                return differ
             }
         }
-        return lower ? .lowercase : .uppercase
+        // Only an uppercase letter where a hex digit goes leaves bit 8 alone.
+        return differ == 0 ? .lowercase : differ == 8 ? .uppercase : .not
     }
+
+    /// A byte's class: 1 a digit or lowercase hex letter, 9 an uppercase hex
+    /// letter (a hex digit, plus 8), 2 a hyphen, 0 anything else.
+    private static let byteClasses: [UInt8] = (0..<256).map { b in
+        (48...57).contains(b) || (97...102).contains(b) ? 1 : (65...70).contains(b) ? 9 : b == 45 ? 2 : 0
+    }
+    /// The class each of the 36 positions wants: hyphens at 8, 13, 18, 23,
+    /// hex digits elsewhere.
+    private static let positionClasses: [UInt8] = (0..<36).map { [8, 13, 18, 23].contains($0) ? 2 : 1 }
 
     /// The canonical lowercase text of any UUID spelling, or nil: the fast
     /// path above, else Foundation's parser. What ``TaskID`` and ``ReplicaID`` hold.

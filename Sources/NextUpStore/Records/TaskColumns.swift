@@ -56,24 +56,4 @@ public struct TaskColumns {
     var isNextUp: Bool {
         text(.nextUp) != nil && integer(.done) == nil && (integer(.deleted) ?? 0) == 0
     }
-
-    /// 36 bytes of lowercase hex digits with hyphens at 8, 13, 18 and 23:
-    /// the form ``TaskID`` holds.
-    static func isCanonicalID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count == 36, let base = bytes.baseAddress else { return false }
-        // Each byte's class (1 a digit or lowercase hex letter, 2 a hyphen)
-        // against the class its position wants, without a branch per byte.
-        return idClasses.withUnsafeBufferPointer { classes in
-            idPattern.withUnsafeBufferPointer { pattern in
-                var differ: UInt8 = 0
-                for i in 0..<36 { differ |= classes[Int(base[i])] ^ pattern[i] }
-                return differ == 0
-            }
-        }
-    }
-
-    private static let idClasses: [UInt8] = (0..<256).map { b in
-        (48...57).contains(b) || (97...102).contains(b) ? 1 : b == 45 ? 2 : 0
-    }
-    private static let idPattern: [UInt8] = (0..<36).map { [8, 13, 18, 23].contains($0) ? 2 : 1 }
 }

@@ -69,7 +69,7 @@ public final class TaskRowBuffer {
         guard let idText = sqlite3_column_text(statement, 0) else { return }
         let idBytes = UnsafeBufferPointer(start: idText, count: Int(sqlite3_column_bytes(statement, 0)))
         var canonicalID: String?
-        if !TaskColumns.isCanonicalID(idBytes) {
+        if !CanonicalUUID.isCanonicalLowercase(idBytes) {
             // Another spelling of a UUID is written as TaskID holds it.
             guard let id = TaskID(String(decoding: idBytes, as: UTF8.self)) else { return }
             canonicalID = id.rawValue
