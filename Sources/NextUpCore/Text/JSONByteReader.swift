@@ -167,7 +167,7 @@ public struct JSONByteReader {
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
                     guard index + 4 <= bytes.count, bytes[index] == UInt8(ascii: "0"), bytes[index + 1] == UInt8(ascii: "0"),
-                          let hi = Self.hex(bytes[index + 2]), let lo = Self.hex(bytes[index + 3]), hi < 2 else { return nil }
+                          let hi = HexDigits.value(of: bytes[index + 2]), let lo = HexDigits.value(of: bytes[index + 3]), hi < 2 else { return nil }
                     out.append(hi << 4 | lo)
                     index += 4
                 default: return nil
@@ -179,12 +179,4 @@ public struct JSONByteReader {
         return nil
     }
 
-    static func hex(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-    }
 }

@@ -232,19 +232,7 @@ enum VersionsColumn {
 
     /// 16 hex digits in `bytes[start..<end]` as a non-negative timestamp.
     private static func timestamp(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int64? {
-        guard end - start == 16 else { return nil }
-        var raw: UInt64 = 0
-        for i in start..<end {
-            let b = bytes[i]
-            let digit: UInt8
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            raw = raw << 4 | UInt64(digit)
-        }
+        guard end - start == 16, let raw = HexDigits.value(UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return nil }
         return raw <= UInt64(Int64.max) ? Int64(raw) : nil
     }
 

@@ -239,19 +239,7 @@ public struct LogDecoder {
     /// of either case are read in place; anything else (a sign, say) is
     /// left to that initializer.
     static func hexDigits(_ digits: UnsafeBufferPointer<UInt8>) -> UInt64? {
-        guard digits.count <= 16 else { return UInt64(String(decoding: digits, as: UTF8.self), radix: 16) }
-        var value: UInt64 = 0
-        for byte in digits {
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return UInt64(String(decoding: digits, as: UTF8.self), radix: 16)
-            }
-            value = value << 4 | UInt64(digit)
-        }
-        return digits.isEmpty ? nil : value
+        HexDigits.value(digits) ?? UInt64(String(decoding: digits, as: UTF8.self), radix: 16)
     }
 
     /// Whether a line ends with a checksum member matching the rest of it.
