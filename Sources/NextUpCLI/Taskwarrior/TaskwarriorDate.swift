@@ -10,14 +10,7 @@ enum TaskwarriorDate {
         // On the string's own bytes (no array per date: four per task).
         return text.withUTF8 { b -> Int64? in
             guard b[8] == UInt8(ascii: "T"), b[15] == UInt8(ascii: "Z") else { return nil }
-            func number(_ from: Int, _ count: Int) -> Int? {
-                var n = 0
-                for i in from..<(from + count) {
-                    guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }
-                    n = n * 10 + Int(b[i] - 0x30)
-                }
-                return n
-            }
+            func number(_ from: Int, _ count: Int) -> Int? { FixedDigits.read(b, at: from, width: count) }
             guard let year = number(0, 4), let month = number(4, 2), let day = number(6, 2),
                   let hour = number(9, 2), let minute = number(11, 2), let second = number(13, 2),
                   (1...12).contains(month), day >= 1, hour < 24, minute < 60, second < 60 else { return nil }

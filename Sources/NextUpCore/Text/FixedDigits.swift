@@ -1,5 +1,6 @@
-/// Decimal numbers written at a fixed width, zero-padded, straight into a
-/// byte buffer: the one helper behind dates and timestamps written on bytes.
+/// Decimal numbers at a fixed width, zero-padded, written straight into a
+/// byte buffer and read straight from one: the one helper behind dates and
+/// timestamps written and read on bytes.
 public enum FixedDigits {
     /// Writes `n` (0 ≤ n < 10^width) as `width` digits at `start`.
     public static func put(_ n: Int, width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
@@ -8,6 +9,19 @@ public enum FixedDigits {
             buffer[i] = UInt8(ascii: "0") + UInt8(n % 10)
             n /= 10
         }
+    }
+
+    /// The number the `width` decimal digits at `start` make, or nil when
+    /// any of them is not a digit.
+    @inlinable
+    public static func read(_ buffer: UnsafeBufferPointer<UInt8>, at start: Int, width: Int) -> Int? {
+        var n = 0
+        for i in start..<(start + width) {
+            let digit = buffer[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            n = n * 10 + Int(digit)
+        }
+        return n
     }
 
     /// `n` zero-padded to at least `width` digits, for values outside the

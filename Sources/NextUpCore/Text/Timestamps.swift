@@ -65,15 +65,7 @@ public enum Timestamps {
         return text.withUTF8 { b -> Int64? in
             guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
                   b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "."), b[23] == UInt8(ascii: "Z") else { return nil }
-            func number(_ from: Int, _ to: Int) -> Int64? {
-                var n: Int64 = 0
-                for i in from..<to {
-                    let digit = b[i] &- UInt8(ascii: "0")
-                    guard digit < 10 else { return nil }
-                    n = n * 10 + Int64(digit)
-                }
-                return n
-            }
+            func number(_ from: Int, _ to: Int) -> Int64? { FixedDigits.read(b, at: from, width: to - from).map(Int64.init) }
             guard let y = number(0, 4), let mo = number(5, 7), let d = number(8, 10),
                   let h = number(11, 13), let m = number(14, 16), let s = number(17, 19), let ms = number(20, 23) else { return nil }
             let year = Int(y), month = Int(mo), day = Int(d)
