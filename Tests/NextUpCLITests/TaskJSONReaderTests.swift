@@ -96,4 +96,33 @@ import Testing
             #expect(TaskJSONReader.read(Data(text.utf8)) == nil, "\(text)")
         }
     }
+    /// A large file is read in two halves at once, split at the first `}`,
+    /// `,`, `{` after its middle: it reads as JSONDecoder reads it, also
+    /// when strings everywhere look like such a split, and when the split
+    /// found lies inside a string (the halves then refuse, and the file is
+    /// read whole).
+    @Test func aLargeFileIsReadInHalvesAsJSONDecoderReadsIt() throws {
+        var tasks = Self.randomTasks(count: 3_000)
+        for i in stride(from: 0, to: tasks.count, by: 5) {
+            tasks[i].title = "x }, { y"
+            tasks[i].notes = "}, {\"title\": \"z\"}, {"
+        }
+        for formatting in [JSONEncoder.OutputFormatting(), [.prettyPrinted]] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = formatting
+            let data = try encoder.encode(tasks)
+            #expect(data.count >= TaskJSONReader.readInHalvesFrom)
+            let halves = data.withUnsafeBytes { TaskJSONReader.readInHalves($0.bindMemory(to: UInt8.self)) }
+            #expect(halves != nil)
+            #expect(TaskJSONReader.read(data) == (try JSONDecoder().decode([TaskJSON].self, from: data)))
+        }
+        // The middle falls in a long title holding a split: the halves refuse it.
+        var around = (0..<20).map { TaskJSON(title: "t\($0)") }
+        around[10].title = String(repeating: "p", count: 300_000) + "}, {" + String(repeating: "q", count: 10)
+        let data = try JSONEncoder().encode(around)
+        #expect(data.withUnsafeBytes { TaskJSONReader.readInHalves($0.bindMemory(to: UInt8.self)) } == nil)
+        let read = TaskJSONReader.read(data)
+        #expect(read?.map(\.title) == around.map(\.title))
+        #expect(read == (try JSONDecoder().decode([TaskJSON].self, from: data)))
+    }
 }

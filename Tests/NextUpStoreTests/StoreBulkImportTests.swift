@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NextUpCore
 import NextUpTestSupport
 import Testing
@@ -130,5 +131,40 @@ import Testing
         let last = try #require(try store.outbox(after: 250).first)
         #expect(last.seq == 251 && last.changes.map(\.task) == [ids[7]] && last.changes.map(\.field) == [.title])
         #expect(try store.outboxCount(after: 0) == 251)
+    }
+    /// A new task's row written from its fields (``TaskRow/saveNew(id:fields:version:versions:with:)``,
+    /// what an import writes) is the row ``TaskRow/save(_:_:versions:)``
+    /// writes for the task its edit makes: every column but the id.
+    @Test func aNewTasksRowIsTheRowOfItsEdit() throws {
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("rows")))
+        let me = ReplicaID.make()
+        let edits: [[(TaskField, FieldValue)]] = [
+            [(.title, .string("Tïtle ☕ İ")), (.notes, .string("n")), (.importance, .int(2)), (.due, .string("2026-12-01")),
+             (.tag("Work"), .bool(true)), (TaskField(rawValue: "x_new")!, .string("v")), (.nextUp, .string("m")), (.done, .int(5)),
+             (.created, .int(1_234)), (.source, .string("gh")), (.externalID, .string("7"))],
+            [(.title, .string("t")), (.notes, .string("")), (.urgency, .null), (.deleted, .bool(false)), (.tag("a"), .bool(false))],
+            [(.title, .string("x")), (.deleted, .bool(true)), (.duration, .int(30)), (.category, .string("Home")), (.urgency, .string("urgent"))],
+        ]
+        for fields in edits {
+            let (a, b) = (TaskID.make(), TaskID.make())
+            try store.database.write { db in
+                var t = TaskItem(id: a)
+                var clock = HybridClock(), same = clock
+                _ = try LocalEdit.apply(fields, to: &t, clock: &clock, replica: me, now: 9_000, importedAt: 7_000)
+                try TaskRow.save(t, db)
+                let made = try LocalEdit.create(fields, clock: &same, replica: me, now: 9_000, importedAt: 7_000)
+                let version = try #require(made.version)
+                try TaskRow.saveNew(id: b, fields: made.fields, version: version, versions: VersionsColumn.encode(made.fields.map(\.0), at: version),
+                                    with: try TaskRow.insertStatement(db))
+            }
+            let rows = try store.database.read { db in
+                try [a, b].map { id in try #require(try Row.fetchOne(db, sql: "SELECT * FROM task WHERE id = ?", arguments: [id.rawValue])) }
+            }
+            let columns = rows[0].columnNames.filter { $0 != "id" }
+            #expect(columns.count == 17)
+            for column in columns {
+                #expect(rows[0][column] as DatabaseValue == rows[1][column] as DatabaseValue, "\(column)")
+            }
+        }
     }
 }

@@ -73,14 +73,7 @@ public enum LocalEdit {
             }
         }
         if let newest = task.versions.values.max() { clock.observe(newest.timestamp) }
-        let timestamp: HybridTimestamp
-        if let importedAt, task.versions.isEmpty, !HybridClock.isBeyondSaneFuture(HybridTimestamp(millis: importedAt), now: now) {
-            timestamp = HybridTimestamp(millis: importedAt)
-            clock.observe(timestamp)
-        } else {
-            timestamp = clock.tick(now: now)
-        }
-        let version = Version(timestamp: timestamp, replica: replica)
+        let version = nextVersion(fresh: task.versions.isEmpty, clock: &clock, replica: replica, now: now, importedAt: importedAt)
         var changes: [FieldChange] = []
         changes.reserveCapacity(differing.count)
         task.versions.reserveCapacity(task.versions.count + differing.count)
@@ -90,6 +83,44 @@ public enum LocalEdit {
             changes.append(FieldChange(task: task.id, field: field, value: value, version: version))
         }
         return changes
+    }
+
+    /// The first edit of a task that has no field yet (a task being created):
+    /// ``apply(_:to:clock:replica:now:importedAt:expecting:)`` on
+    /// `TaskItem(id:)`, without the task. Returns the fields that differ from
+    /// a new task's (in the order given) and the one version they all get —
+    /// what a writer of many new tasks (an import) persists as a row.
+    /// Returns an empty list and no version when nothing differs; throws,
+    /// changing nothing, for a value a field does not accept.
+    public static func create(_ fields: [(TaskField, FieldValue)], clock: inout HybridClock, replica: ReplicaID, now: Int64,
+                              importedAt: Int64? = nil) throws -> (fields: [(TaskField, FieldValue)], version: Version?) {
+        var differing: [(TaskField, FieldValue)] = []
+        differing.reserveCapacity(fields.count)
+        for (field, value) in fields where newTask.value(of: field) != value {
+            guard field.accepts(value) else {
+                throw TaskInputError("'\(Sanitizer.visible(value.description))' is not a valid \(field.rawValue)")
+            }
+            differing.append((field, value))
+        }
+        guard !differing.isEmpty else { return ([], nil) }
+        return (differing, nextVersion(fresh: true, clock: &clock, replica: replica, now: now, importedAt: importedAt))
+    }
+
+    /// A task with no field written: every field at its default.
+    private static let newTask = TaskItem(id: TaskID("00000000-0000-0000-0000-000000000000")!)
+
+    /// The version of an edit, made after everything `clock` saw: a fresh
+    /// task created from an import keeps its record's time (`importedAt`)
+    /// unless it lies beyond the sane future; anything else ticks the clock.
+    private static func nextVersion(fresh: Bool, clock: inout HybridClock, replica: ReplicaID, now: Int64, importedAt: Int64?) -> Version {
+        let timestamp: HybridTimestamp
+        if let importedAt, fresh, !HybridClock.isBeyondSaneFuture(HybridTimestamp(millis: importedAt), now: now) {
+            timestamp = HybridTimestamp(millis: importedAt)
+            clock.observe(timestamp)
+        } else {
+            timestamp = clock.tick(now: now)
+        }
+        return Version(timestamp: timestamp, replica: replica)
     }
 }
 

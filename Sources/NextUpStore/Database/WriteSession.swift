@@ -83,6 +83,20 @@ struct WriteSession {
         return changes
     }
 
+    /// Creates the task `id`, which has no row, from `fields` (Core's
+    /// ``LocalEdit/create(_:clock:replica:now:importedAt:)``): saves its row
+    /// and records the edit in the outbox — what ``write(_:to:timestamp:expecting:)``
+    /// does for `TaskItem(id:)`, without making the task. Returns how many
+    /// fields it wrote (0: every value was a new task's already; nothing written).
+    mutating func create(_ id: TaskID, fields: [(TaskField, FieldValue)], timestamp: Int64? = nil) throws -> Int {
+        let (written, version) = try LocalEdit.create(fields, clock: &clock, replica: replica, now: now, importedAt: timestamp)
+        guard let version else { return 0 }
+        let entry = VersionsColumn.encode(written.lazy.map(\.0), at: version)
+        try TaskRow.saveNew(id: id, fields: written, version: version, versions: entry, with: try statements.row(db))
+        try statements.append(entry, task: id, db)
+        return written.count
+    }
+
     /// Merges changes that carry their own versions (an import of an export:
     /// a lossless restore) with Core's ``Merge``, saves the row and records
     /// the changes that won in the outbox, versions unchanged, so that they

@@ -70,22 +70,54 @@ enum TaskRow {
     /// ``save(_:_:versions:)`` through `statement`, which is ``insertStatement(_:)``.
     static func save(_ t: TaskItem, with statement: Statement, versions: String? = nil) throws {
         assert(versions == nil || versions == VersionsColumn.encode(t.versions), "versions text given for a row is not its versions")
+        try bind(statement, id: t.id, title: t.title, extra: t.extra, versions: versions ?? VersionsColumn.encode(t.versions),
+                 modified: t.modified) { t.value(of: $0) }
+    }
+
+    /// Inserts the row of a task created by one edit — Core's
+    /// ``LocalEdit/create(_:clock:replica:now:importedAt:)``: `fields` are the
+    /// values that differ from a new task's, every one at `version` — without
+    /// making the ``TaskItem`` (a writer of many new tasks, an import).
+    ///
+    /// Contract: the row equals the one ``save(_:with:versions:)`` writes for
+    /// `TaskItem(id:)` with `fields` restored and every one at `version`.
+    /// `versions` is `VersionsColumn.encode(fields, at: version)`.
+    static func saveNew(id: TaskID, fields: [(TaskField, FieldValue)], version: Version, versions: String, with statement: Statement) throws {
+        var known = [FieldValue?](repeating: nil, count: FieldSpec.table.count)
+        var extra: [TaskField: FieldValue] = [:]
+        for (field, value) in fields {
+            if let index = field.tableIndex { known[index] = value } else { extra[field] = value }
+        }
+        let title = known[TaskField.title.tableIndex!]?.stringValue ?? ""
+        try bind(statement, id: id, title: title, extra: extra, versions: versions, modified: version.timestamp) { field in
+            known[field.tableIndex!] ?? newTask.value(of: field)
+        }
+    }
+
+    /// A task with no field written: the value of every column a new task's
+    /// edit leaves alone.
+    private static let newTask = TaskItem(id: TaskID("00000000-0000-0000-0000-000000000000")!)
+
+    /// The one binding of a row: each known field's column as its kind,
+    /// then the opaque registers, the versions, `modified` and the title's fold.
+    private static func bind(_ statement: Statement, id: TaskID, title: String, extra: [TaskField: FieldValue], versions: String,
+                             modified: HybridTimestamp, value: (TaskField) -> FieldValue) throws {
         // Bound through SQLite's C API (``SQLiteBindings``), each column as
         // its field's kind; SQLite copies the text.
         try SQLiteBindings.execute(statement) { b in
-            try b.text(t.id.rawValue)
+            try b.text(id.rawValue)
             for (field, _) in columnKinds {
-                switch t.value(of: field) {
+                switch value(field) {
                 case .null: try b.null()
                 case .string(let s): try b.text(s)
                 case .int(let n): try b.int(n)
                 case .bool(let v): try b.bool(v)
                 }
             }
-            try b.text(t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
-            try b.text(versions ?? VersionsColumn.encode(t.versions))
-            try b.int(t.modified.rawValue)
-            try b.text(TextMatch.fold(t.title))
+            try b.text(extra.isEmpty ? nil : ExtraRegisters.encode(extra))
+            try b.text(versions)
+            try b.int(modified.rawValue)
+            try b.text(TextMatch.fold(title))
         }
     }
 

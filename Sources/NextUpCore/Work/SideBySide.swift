@@ -1,0 +1,41 @@
+import Dispatch
+
+/// Two pieces of work done at once: one on a thread of Dispatch's global
+/// pool, the other on the caller's thread. For the halves of a large input
+/// that are worked on independently (an import's file, read and validated
+/// in two halves on this machine's two cores).
+///
+/// Contract: ``run(_:_:)`` returns when both have finished — each has run
+/// exactly once, whatever the other did — and gives both results; when
+/// either throws, it rethrows the first one's error before the second's.
+/// The two must not touch the same memory (each its own half); the caller's
+/// data outlives both, since nothing is left running when it returns.
+public enum SideBySide {
+    public static func run<A, B>(_ first: () throws -> A, _ second: () throws -> B) throws -> (A, B) {
+        try withoutActuallyEscaping(first) { first in
+            let slot = Slot(first)
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global(qos: .userInitiated).async {
+                slot.run()
+                done.signal()
+            }
+            let b = Result { try second() }
+            done.wait()
+            return (try slot.result!.get(), try b.get())
+        }
+    }
+
+    /// The other thread's work and its result, handed over by the
+    /// semaphore (written before `signal`, read after `wait`). The work is
+    /// let go of as soon as it has run, before `signal`: it must not
+    /// outlive ``run(_:_:)``, whatever the other thread still holds then.
+    private final class Slot<A>: @unchecked Sendable {
+        private var work: (() throws -> A)?
+        var result: Result<A, any Error>?
+        init(_ work: @escaping () throws -> A) { self.work = work }
+        func run() {
+            result = Result { try work!() }
+            work = nil
+        }
+    }
+}
