@@ -111,7 +111,7 @@ import Testing
             let encoder = JSONEncoder()
             encoder.outputFormatting = formatting
             let data = try encoder.encode(tasks)
-            #expect(data.count >= TaskJSONReader.readInHalvesFrom)
+            #expect(data.count >= JSONByteReader.halvesFrom)
             let halves = data.withUnsafeBytes { TaskJSONReader.readInHalves($0.bindMemory(to: UInt8.self)) }
             #expect(halves != nil)
             #expect(TaskJSONReader.read(data) == (try JSONDecoder().decode([TaskJSON].self, from: data)))

@@ -32,6 +32,20 @@ import Testing
         #expect(sawSignal)
     }
 
+    /// A map in halves is the map, and fails where the map fails first.
+    @Test func aMapInHalvesIsTheMap() throws {
+        for count in [0, 1, 2, 999, 1_000, 1_001, 4_567] {
+            let items = Array(0..<count)
+            #expect(try SideBySide.map(items) { $0 * 2 + 1 } == items.map { $0 * 2 + 1 })
+        }
+        let items = Array(0..<3_000)
+        for failing in [[10, 2_900], [1_600, 2_900], [2_999]] {
+            #expect(throws: Failure(which: failing[0])) {
+                _ = try SideBySide.map(items) { i in if failing.contains(i) { throw Failure(which: i) }; return i }
+            }
+        }
+    }
+
     final class Ran: @unchecked Sendable {
         private let lock = DispatchSemaphore(value: 1)
         private var set: Set<Int> = []

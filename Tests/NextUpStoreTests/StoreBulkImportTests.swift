@@ -97,6 +97,19 @@ import Testing
         #expect(try rebuilt.nextUp().map(\.id) == plain.nextUp().map(\.id))
     }
 
+    /// The repeated id an import names is the first one a scan in file
+    /// order meets, though it is found in the row order.
+    @Test func theFirstRepeatIsTheOneAScanInFileOrderMeets() {
+        var rng = SystemRandomNumberGenerator()
+        let pool = (0..<40).map { _ in TaskID.make() }
+        for _ in 0..<300 {
+            let ids = (0..<Int.random(in: 0...30, using: &rng)).map { _ in pool[Int.random(in: 0..<pool.count, using: &rng)] }
+            var seen: Set<TaskID> = []
+            let scanned = ids.indices.first { !seen.insert(ids[$0]).inserted }
+            #expect(TaskStore.firstRepeat(ids, order: TaskStore.rowOrder(ids)) == scanned, "\(ids)")
+        }
+    }
+
     /// Large writes visit rows in the table's order (``TaskStore/rowPrecedes(_:_:)``):
     /// it is the byte order of the ids, which is SQLite's order of the keys.
     @Test func rowOrderIsTheTablesOrder() throws {
@@ -132,7 +145,7 @@ import Testing
         #expect(last.seq == 251 && last.changes.map(\.task) == [ids[7]] && last.changes.map(\.field) == [.title])
         #expect(try store.outboxCount(after: 0) == 251)
     }
-    /// A new task's row written from its fields (``TaskRow/saveNew(id:fields:version:versions:with:)``,
+    /// A new task's row written from its fields (``TaskRow/NewRow``,
     /// what an import writes) is the row ``TaskRow/save(_:_:versions:)``
     /// writes for the task its edit makes: every column but the id.
     @Test func aNewTasksRowIsTheRowOfItsEdit() throws {
@@ -153,9 +166,9 @@ import Testing
                 _ = try LocalEdit.apply(fields, to: &t, clock: &clock, replica: me, now: 9_000, importedAt: 7_000)
                 try TaskRow.save(t, db)
                 let made = try LocalEdit.create(fields, clock: &same, replica: me, now: 9_000, importedAt: 7_000)
-                let version = try #require(made.version)
-                try TaskRow.saveNew(id: b, fields: made.fields, version: version, versions: VersionsColumn.encode(made.fields.map(\.0), at: version),
-                                    with: try TaskRow.insertStatement(db))
+                let row = TaskRow.NewRow(id: b, fields: made.fields, version: try #require(made.version))
+                #expect(row.versions == VersionsColumn.encode(t.versions))
+                try row.insert(with: try TaskRow.insertStatement(db))
             }
             let rows = try store.database.read { db in
                 try [a, b].map { id in try #require(try Row.fetchOne(db, sql: "SELECT * FROM task WHERE id = ?", arguments: [id.rawValue])) }

@@ -14,7 +14,7 @@ enum TaskJSONReader {
     static func read(_ data: Data) -> [TaskJSON]? {
         data.withUnsafeBytes { raw -> [TaskJSON]? in
             let bytes = raw.bindMemory(to: UInt8.self)
-            if bytes.count >= readInHalvesFrom, let tasks = readInHalves(bytes) { return tasks }
+            if bytes.count >= JSONByteReader.halvesFrom, let tasks = readInHalves(bytes) { return tasks }
             var reader = JSONByteReader(bytes: bytes)
             reader.skipWhitespace()
             guard let tasks = reader.array(readTask) else { return nil }
@@ -23,74 +23,9 @@ enum TaskJSONReader {
         }
     }
 
-    /// From this many bytes on (about 1,000 tasks), a file is read in two
-    /// halves at once.
-    static let readInHalvesFrom = 256 * 1024
-
-    /// The file read as two halves at once, split between two objects near
-    /// its middle; nil when no such split is found or either half does not
-    /// read (the caller then reads it whole).
-    ///
-    /// The split is the first `}`, `,`, `{` (white space between) after the
-    /// middle byte — found without reading what comes before, so it may lie
-    /// inside a string. It is a real boundary between two elements of the
-    /// array exactly when the first half reads as `[` and whole task
-    /// objects up to it: the reader is deterministic, so the whole file,
-    /// read from its start, is at that same place then. The second half
-    /// then reads as the rest of the array, as it would.
+    /// The file read as two halves at once (``JSONByteReader/arrayInHalves(_:_:)``), or nil.
     static func readInHalves(_ bytes: UnsafeBufferPointer<UInt8>) -> [TaskJSON]? {
-        guard let comma = boundary(in: bytes, from: bytes.count / 2) else { return nil }
-        let halves = try? SideBySide.run({ () -> [TaskJSON]? in
-            // `[` and elements up to the comma.
-            var reader = JSONByteReader(bytes: UnsafeBufferPointer(rebasing: bytes[..<comma]))
-            reader.skipWhitespace()
-            guard reader.take("[") else { return nil }
-            return elements(&reader, closed: false)
-        }, { () -> [TaskJSON]? in
-            // Elements after the comma, then `]` and the end.
-            var reader = JSONByteReader(bytes: UnsafeBufferPointer(rebasing: bytes[(comma + 1)...]))
-            guard let tasks = elements(&reader, closed: true) else { return nil }
-            reader.skipWhitespace()
-            return reader.atEnd ? tasks : nil
-        })
-        guard let first = halves?.0, let second = halves?.1 else { return nil }
-        return first + second
-    }
-
-    /// Task objects separated by commas, at least one; then `]` when
-    /// `closed`, else the end of the reader's bytes.
-    private static func elements(_ reader: inout JSONByteReader, closed: Bool) -> [TaskJSON]? {
-        var out: [TaskJSON] = []
-        while true {
-            reader.skipWhitespace()
-            guard let task = readTask(&reader) else { return nil }
-            out.append(task)
-            reader.skipWhitespace()
-            if reader.take(",") { continue }
-            if closed { return reader.take("]") ? out : nil }
-            return reader.atEnd ? out : nil
-        }
-    }
-
-    /// The offset of the comma of the first `}` `,` `{` at or after `start`.
-    private static func boundary(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        func skipSpace(_ i: inout Int) {
-            while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
-        }
-        var i = start
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "}") {
-                var j = i + 1
-                skipSpace(&j)
-                if j < bytes.count, bytes[j] == UInt8(ascii: ",") {
-                    var k = j + 1
-                    skipSpace(&k)
-                    if k < bytes.count, bytes[k] == UInt8(ascii: "{") { return j }
-                }
-            }
-            i += 1
-        }
-        return nil
+        JSONByteReader.arrayInHalves(bytes, readTask)
     }
 
     /// The keys, as bits, to catch repeats.

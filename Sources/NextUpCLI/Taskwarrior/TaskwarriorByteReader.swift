@@ -22,6 +22,7 @@ enum TaskwarriorByteReader {
             guard !reader.atEnd else { return nil }  // the other path says the file is empty
             var tasks: [TaskwarriorTask] = []
             if reader.bytes[reader.index] == UInt8(ascii: "[") {
+                if reader.bytes.count >= JSONByteReader.halvesFrom, let tasks = JSONByteReader.arrayInHalves(reader.bytes, task) { return tasks }
                 guard let tasks = reader.array(task) else { return nil }
                 reader.skipWhitespace()
                 return reader.atEnd ? tasks : nil

@@ -80,16 +80,23 @@ public struct JSONByteReader {
     /// array is malformed or any element is nil.
     public mutating func array<T>(_ element: (inout JSONByteReader) -> T?) -> [T]? {
         guard take("[") else { return nil }
-        var out: [T] = []
         skipWhitespace()
-        if take("]") { return out }
+        if take("]") { return [] }
+        return elements(element, closed: true)
+    }
+
+    /// Elements separated by commas, at least one; then `]` when `closed`,
+    /// else the end of the bytes (the first half of an array read in halves).
+    mutating func elements<T>(_ element: (inout JSONByteReader) -> T?, closed: Bool) -> [T]? {
+        var out: [T] = []
         while true {
             skipWhitespace()
-            guard let value = element(&self) else { return nil }
-            out.append(value)
+            guard let item = element(&self) else { return nil }
+            out.append(item)
             skipWhitespace()
             if take(",") { continue }
-            return take("]") ? out : nil
+            if closed { return take("]") ? out : nil }
+            return atEnd ? out : nil
         }
     }
 

@@ -25,6 +25,15 @@ public enum SideBySide {
         }
     }
 
+    /// `items.map(transform)`, its two halves at once from `from` items on;
+    /// throws the error of the first item that fails, as `map` does.
+    public static func map<T, U>(_ items: [T], from: Int = 1_000, _ transform: (T) throws -> U) throws -> [U] {
+        guard items.count >= max(2, from) else { return try items.map(transform) }
+        let middle = items.count / 2
+        let (first, second) = try run({ try items[..<middle].map(transform) }, { try items[middle...].map(transform) })
+        return first + second
+    }
+
     /// The other thread's work and its result, handed over by the
     /// semaphore (written before `signal`, read after `wait`). The work is
     /// let go of as soon as it has run, before `signal`: it must not

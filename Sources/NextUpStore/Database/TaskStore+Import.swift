@@ -34,6 +34,29 @@ extension TaskStore {
         /// The record's field versions (from an export), by field.
         let versions: [TaskField: Version]
 
+        /// The values the record asks of its task, `existing` (nil: a task
+        /// to create): its fields, then done, Next Up (`nextUpKey`, the place
+        /// kept for it when it joins) and its tag set where they differ from
+        /// the task's, and for a new task its creation time (`now` when the
+        /// record has none).
+        func fields(over existing: TaskItem?, nextUpKey: String?, now: Int64) -> [(TaskField, FieldValue)] {
+            var fields = self.fields
+            if done != (existing?.isDone ?? false) {
+                fields.append((.done, done ? .int(completedAt ?? now) : .null))
+            }
+            if nextUp != (existing?.isNextUp ?? false) {
+                fields.append((.nextUp, nextUp ? .string(nextUpKey!) : .null))
+            }
+            if let tags {
+                // The record's tag set: its tags present, any other the task has removed.
+                let wanted = Set(tags.map(TextMatch.fold))
+                for tag in tags { fields.append((.tag(tag), .bool(true))) }
+                for tag in existing?.tags ?? [] where !wanted.contains(TextMatch.fold(tag)) { fields.append((.tag(tag), .bool(false))) }
+            }
+            if existing == nil, !fields.contains(where: { $0.0 == .created }) { fields.append((.created, .int(now))) }
+            return fields
+        }
+
         /// When the file's value of `field` was written: its version, else the
         /// record's `modified`; nil when the record says neither.
         func fileTime(_ field: TaskField) -> HybridTimestamp? {
@@ -59,6 +82,17 @@ extension TaskStore {
     ///
     /// The records are consumed: they are freed once planned, before the
     /// store is written (at 100,000 tasks, tens of MB of peak memory).
+    ///
+    /// Steps: the records are planned (validated, in two halves at once when
+    /// many); their ids sorted into the table's row order, where a repeated
+    /// id is found; in one transaction, many new rows drop the indexes first
+    /// and build them again last; each record is written in row order — a
+    /// new task from a file without versions as one edit creating it
+    /// (``WriteSession/create(_:fields:timestamp:)``), anything else merged
+    /// with what the store holds. When every record is such a new task (a
+    /// first import), each row is made on another thread while this one
+    /// inserts the rows before it (``Handoff``): the same rows, the same
+    /// clock, in the same order.
     public func importTasks(_ records: consuming [TaskJSON], overwrite: Bool = false) throws -> ImportSummary {
         try importTasks(records, overwrite: overwrite, bulkInsertRows: Self.bulkInsertRows)
     }
@@ -68,10 +102,11 @@ extension TaskStore {
         // records and their plans are never all in memory at once.
         var (plans, ids) = try Self.plans(&records)
         records = []
-        var seen: Set<TaskID> = []
-        seen.reserveCapacity(ids.count)
-        for (i, id) in ids.enumerated() where !seen.insert(id).inserted {
-            throw TaskInputError("item \(i + 1): id \(id) appears twice in the file")
+        // Rows are written in id order (see below); in it, a repeated id is
+        // next to its first.
+        let order = Self.rowOrder(ids)
+        if let i = Self.firstRepeat(ids, order: order) {
+            throw TaskInputError("item \(i + 1): id \(ids[i]) appears twice in the file")
         }
         // A large import keeps a large page cache for its transaction only.
         return try writeSession(records: plans.count) { session in
@@ -108,7 +143,27 @@ extension TaskStore {
                 bottom = OrderKey.between(try bottom ?? Self.lastNextUpKey(session.db), nil)
                 nextUpKeys[index] = bottom
             }
-            let order = Self.rowOrder(ids)
+            if newRows == ids.count, present != nil, plans.indices.allSatisfy({ plans[$0]?.versions.isEmpty == true }) {
+                // Every record is a new task and none carries versions (a
+                // first import): each row — its edit, its texts — is made on
+                // another thread while this one inserts the rows before it.
+                var clock = session.clock
+                let (replica, now) = (session.replica, session.now)
+                try plans.withUnsafeMutableBufferPointer { plans in
+                    try Handoff.run(count: order.count, make: { position -> TaskRow.NewRow? in
+                        let index = order[position]
+                        let plan = plans[index].take()!
+                        return try WriteSession.newRow(plan.id, fields: plan.fields(over: nil, nextUpKey: nextUpKeys[index], now: now),
+                                                       timestamp: plan.modified, clock: &clock, replica: replica, now: now)
+                    }, use: { row in
+                        if let row { try session.insert(row) }
+                    })
+                }
+                session.advance(to: clock)
+                summary.created = order.count
+                try Self.buildTaskIndexes(session.db, dropped)
+                return summary
+            }
             // With the ids known, the existing rows are read 500 at a time
             // (one statement each, in row order), not one query per task.
             var held: [TaskID: TaskItem] = [:]
@@ -124,25 +179,7 @@ extension TaskStore {
                 let plan = plans[index].take()!
                 let existing = present == nil ? try TaskRow.fetchOne(session.db, id: plan.id) : held.removeValue(forKey: plan.id)
                 var task = existing ?? TaskItem(id: plan.id)
-                var fields = plan.fields
-                if plan.done != task.isDone {
-                    fields.append((.done, plan.done ? .int(plan.completedAt ?? session.now) : .null))
-                }
-                if plan.nextUp != task.isNextUp {
-                    if plan.nextUp {
-                        fields.append((.nextUp, .string(nextUpKeys[index]!)))
-                    } else {
-                        fields.append((.nextUp, .null))
-                    }
-                }
-                if let tags = plan.tags {
-                    // The record's tag set: its tags present, any other the task has removed.
-                    let wanted = Set(tags.map(TextMatch.fold))
-                    for tag in tags { fields.append((.tag(tag), .bool(true))) }
-                    for tag in task.tags where !wanted.contains(TextMatch.fold(tag)) { fields.append((.tag(tag), .bool(false))) }
-                }
-                var kept = false
-                if existing == nil, !fields.contains(where: { $0.0 == .created }) { fields.append((.created, .int(session.now))) }
+                let fields = plan.fields(over: existing, nextUpKey: nextUpKeys[index], now: session.now)
                 if existing == nil, plan.versions.isEmpty {
                     // A new task and a file without versions: one local edit
                     // creating it, written without making the task.
@@ -150,6 +187,7 @@ extension TaskStore {
                     summary.created += 1
                     continue
                 }
+                var kept = false
                 // Merge like a sync: the store's newer values stay. A value the
                 // file has a version for is merged with that version (lossless);
                 // any other is written as a local edit.
@@ -175,7 +213,7 @@ extension TaskStore {
                 if kept { summary.kept += 1 }
                 if existing == nil { summary.created += 1 } else if !changes.isEmpty { summary.updated += 1 } else if !kept { summary.unchanged += 1 }
             }
-            for sql in dropped { try session.db.execute(sql: sql) }
+            try Self.buildTaskIndexes(session.db, dropped)
             return summary
         }
     }
@@ -289,5 +327,15 @@ extension TaskStore {
         let rows = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'task' AND sql IS NOT NULL")
         for row in rows { try db.execute(sql: "DROP INDEX \(row["name"] as String)") }
         return rows.map { $0["sql"] }
+    }
+
+    /// Builds again the indexes ``dropTaskIndexes(_:)`` dropped (`statements`,
+    /// what it returned), with one more thread for SQLite's sorter while it
+    /// does: building the five of 100,000 rows, 0.30 → 0.24 s.
+    static func buildTaskIndexes(_ db: Database, _ statements: [String]) throws {
+        guard !statements.isEmpty else { return }
+        try db.execute(sql: "PRAGMA threads = 1")
+        defer { try? db.execute(sql: "PRAGMA threads = 0") }
+        for sql in statements { try db.execute(sql: sql) }
     }
 }

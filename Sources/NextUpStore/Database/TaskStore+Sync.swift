@@ -57,7 +57,7 @@ extension TaskStore {
                 precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
                 return try Self.mergeRemote(changes, state: state, db)
             }
-            for sql in dropped { try db.execute(sql: sql) }
+            try Self.buildTaskIndexes(db, dropped)
             return result
         }
     }

@@ -196,8 +196,27 @@ public final class TaskStore: Sendable {
 
     /// The positions of `ids` in the table's row order.
     static func rowOrder(_ ids: [TaskID]) -> [Int] {
-        let keys = ids.map(rowKey)
-        return ids.indices.sorted { keys[$0] < keys[$1] }
+        // Each key beside its position, sorted in place (sorting positions
+        // by keys looked up elsewhere was a third slower at 100,000).
+        var keyed = ids.indices.map { (key: rowKey(ids[$0]), position: $0) }
+        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
+        return keyed.map(\.position)
+    }
+
+    /// The first position in `ids` (file order) whose id is also at an
+    /// earlier one, found in ``rowOrder(_:)`` (`order`), where equal ids are
+    /// neighbours, each run of them in file order.
+    static func firstRepeat(_ ids: [TaskID], order: [Int]) -> Int? {
+        var first: Int?
+        var k = 1
+        while k < order.count {
+            // The second of a run of equal ids is its first repeat.
+            if ids[order[k]] == ids[order[k - 1]], k < 2 || ids[order[k - 1]] != ids[order[k - 2]] {
+                first = min(first ?? .max, order[k])
+            }
+            k += 1
+        }
+        return first
     }
 
     /// `ids` in the table's row order.

@@ -87,14 +87,32 @@ struct WriteSession {
     /// ``LocalEdit/create(_:clock:replica:now:importedAt:)``): saves its row
     /// and records the edit in the outbox — what ``write(_:to:timestamp:expecting:)``
     /// does for `TaskItem(id:)`, without making the task. Returns how many
-    /// fields it wrote (0: every value was a new task's already; nothing written).
+    /// rows it wrote (0: every value was a new task's already; nothing written).
     mutating func create(_ id: TaskID, fields: [(TaskField, FieldValue)], timestamp: Int64? = nil) throws -> Int {
+        guard let row = try Self.newRow(id, fields: fields, timestamp: timestamp, clock: &clock, replica: replica, now: now) else { return 0 }
+        try insert(row)
+        return 1
+    }
+
+    /// The row ``create(_:fields:timestamp:)`` inserts, made with `clock`
+    /// (a session's, or a copy of it moved on by a thread making rows ahead
+    /// of the one inserting them); nil when every value is a new task's.
+    static func newRow(_ id: TaskID, fields: [(TaskField, FieldValue)], timestamp: Int64?, clock: inout HybridClock,
+                       replica: ReplicaID, now: Int64) throws -> TaskRow.NewRow? {
         let (written, version) = try LocalEdit.create(fields, clock: &clock, replica: replica, now: now, importedAt: timestamp)
-        guard let version else { return 0 }
-        let entry = VersionsColumn.encode(written.lazy.map(\.0), at: version)
-        try TaskRow.saveNew(id: id, fields: written, version: version, versions: entry, with: try statements.row(db))
-        try statements.append(entry, task: id, db)
-        return written.count
+        return version.map { TaskRow.NewRow(id: id, fields: written, version: $0) }
+    }
+
+    /// Inserts a new task's row made by ``newRow(_:fields:timestamp:clock:replica:now:)``
+    /// and records its edit in the outbox (the entry is its versions column).
+    mutating func insert(_ row: TaskRow.NewRow) throws {
+        try row.insert(with: try statements.row(db))
+        try statements.append(row.versions, task: row.id, db)
+    }
+
+    /// Moves the clock on to `clock`, which made rows from this session's clock.
+    mutating func advance(to clock: HybridClock) {
+        self.clock = clock
     }
 
     /// Merges changes that carry their own versions (an import of an export:

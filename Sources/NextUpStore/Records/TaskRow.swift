@@ -70,27 +70,49 @@ enum TaskRow {
     /// ``save(_:_:versions:)`` through `statement`, which is ``insertStatement(_:)``.
     static func save(_ t: TaskItem, with statement: Statement, versions: String? = nil) throws {
         assert(versions == nil || versions == VersionsColumn.encode(t.versions), "versions text given for a row is not its versions")
-        try bind(statement, id: t.id, title: t.title, extra: t.extra, versions: versions ?? VersionsColumn.encode(t.versions),
-                 modified: t.modified) { t.value(of: $0) }
+        try bind(statement, id: t.id, titleFold: TextMatch.fold(t.title), extra: t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra),
+                 versions: versions ?? VersionsColumn.encode(t.versions), modified: t.modified) { t.value(of: $0) }
     }
 
-    /// Inserts the row of a task created by one edit — Core's
+    /// The row of a task created by one edit — Core's
     /// ``LocalEdit/create(_:clock:replica:now:importedAt:)``: `fields` are the
-    /// values that differ from a new task's, every one at `version` — without
-    /// making the ``TaskItem`` (a writer of many new tasks, an import).
+    /// values that differ from a new task's, every one at `version` — made
+    /// without the ``TaskItem``, and ready to insert (``insert(_:with:)``):
+    /// a writer of many new tasks (an import) makes rows on one thread while
+    /// another inserts them.
     ///
-    /// Contract: the row equals the one ``save(_:with:versions:)`` writes for
+    /// Contract: inserted, it is the row ``save(_:with:versions:)`` writes for
     /// `TaskItem(id:)` with `fields` restored and every one at `version`.
-    /// `versions` is `VersionsColumn.encode(fields, at: version)`.
-    static func saveNew(id: TaskID, fields: [(TaskField, FieldValue)], version: Version, versions: String, with statement: Statement) throws {
-        var known = [FieldValue?](repeating: nil, count: FieldSpec.table.count)
-        var extra: [TaskField: FieldValue] = [:]
-        for (field, value) in fields {
-            if let index = field.tableIndex { known[index] = value } else { extra[field] = value }
+    struct NewRow: Sendable {
+        let id: TaskID
+        /// Each known field's value, by its place in the field table; nil: a new task's.
+        private let known: [FieldValue?]
+        private let extra: String?
+        /// `VersionsColumn.encode(fields, at: version)`: also the outbox entry of the edit.
+        let versions: String
+        private let modified: HybridTimestamp
+        private let titleFold: String
+
+        init(id: TaskID, fields: [(TaskField, FieldValue)], version: Version) {
+            var known = [FieldValue?](repeating: nil, count: FieldSpec.table.count)
+            var extra: [TaskField: FieldValue] = [:]
+            for (field, value) in fields {
+                if let index = field.tableIndex { known[index] = value } else { extra[field] = value }
+            }
+            self.id = id
+            self.known = known
+            self.extra = extra.isEmpty ? nil : ExtraRegisters.encode(extra)
+            versions = VersionsColumn.encode(fields.lazy.map(\.0), at: version)
+            modified = version.timestamp
+            titleFold = TextMatch.fold(known[TaskField.title.tableIndex!]?.stringValue ?? "")
         }
-        let title = known[TaskField.title.tableIndex!]?.stringValue ?? ""
-        try bind(statement, id: id, title: title, extra: extra, versions: versions, modified: version.timestamp) { field in
-            known[field.tableIndex!] ?? newTask.value(of: field)
+
+        /// The column's value: the field's, else a new task's.
+        fileprivate func value(of field: TaskField) -> FieldValue { known[field.tableIndex!] ?? TaskRow.newTask.value(of: field) }
+
+        /// Inserts the row through `statement`, which is ``TaskRow/insertStatement(_:)``.
+        func insert(with statement: Statement) throws {
+            try TaskRow.bind(statement, id: id, titleFold: titleFold, extra: extra, versions: versions, modified: modified) { value(of: $0) }
         }
     }
 
@@ -100,7 +122,7 @@ enum TaskRow {
 
     /// The one binding of a row: each known field's column as its kind,
     /// then the opaque registers, the versions, `modified` and the title's fold.
-    private static func bind(_ statement: Statement, id: TaskID, title: String, extra: [TaskField: FieldValue], versions: String,
+    private static func bind(_ statement: Statement, id: TaskID, titleFold: String, extra: String?, versions: String,
                              modified: HybridTimestamp, value: (TaskField) -> FieldValue) throws {
         // Bound through SQLite's C API (``SQLiteBindings``), each column as
         // its field's kind; SQLite copies the text.
@@ -114,10 +136,10 @@ enum TaskRow {
                 case .bool(let v): try b.bool(v)
                 }
             }
-            try b.text(extra.isEmpty ? nil : ExtraRegisters.encode(extra))
+            try b.text(extra)
             try b.text(versions)
             try b.int(modified.rawValue)
-            try b.text(TextMatch.fold(title))
+            try b.text(titleFold)
         }
     }
 
