@@ -159,7 +159,7 @@ import Testing
             [(.title, .string("x")), (.deleted, .bool(true)), (.duration, .int(30)), (.category, .string("Home")), (.urgency, .string("urgent"))],
         ]
         for fields in edits {
-            let (a, b) = (TaskID.make(), TaskID.make())
+            let (a, b, c) = (TaskID.make(), TaskID.make(), TaskID.make())
             try store.database.write { db in
                 var t = TaskItem(id: a)
                 var clock = HybridClock(), same = clock
@@ -169,14 +169,18 @@ import Testing
                 let row = TaskRow.NewRow(id: b, fields: made.fields, version: try #require(made.version))
                 #expect(row.versions == VersionsColumn.encode(t.versions))
                 try row.insert(with: try TaskRow.insertStatement(db))
+                // Several rows a statement: each the same row.
+                let other = TaskRow.NewRow(id: c, fields: made.fields, version: try #require(made.version))
+                try TaskRow.NewRow.insert([other, other], with: try TaskRow.insertStatement(db, rows: 2))
             }
             let rows = try store.database.read { db in
-                try [a, b].map { id in try #require(try Row.fetchOne(db, sql: "SELECT * FROM task WHERE id = ?", arguments: [id.rawValue])) }
+                try [a, b, c].map { id in try #require(try Row.fetchOne(db, sql: "SELECT * FROM task WHERE id = ?", arguments: [id.rawValue])) }
             }
             let columns = rows[0].columnNames.filter { $0 != "id" }
             #expect(columns.count == 17)
             for column in columns {
                 #expect(rows[0][column] as DatabaseValue == rows[1][column] as DatabaseValue, "\(column)")
+                #expect(rows[0][column] as DatabaseValue == rows[2][column] as DatabaseValue, "\(column)")
             }
         }
     }

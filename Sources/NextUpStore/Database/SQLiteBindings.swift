@@ -36,7 +36,9 @@ struct SQLiteBindings {
     static let arenaBytes = 1_024
 
     /// Runs `statement` once with the parameters `bind` sets, in order.
-    static func execute(_ statement: Statement, _ bind: (inout SQLiteBindings) throws -> Void) throws {
+    /// `arenaBytes` above ``arenaBytes`` (a statement inserting many rows)
+    /// takes its buffer from the heap, once per execution.
+    static func execute(_ statement: Statement, arenaBytes: Int = arenaBytes, _ bind: (inout SQLiteBindings) throws -> Void) throws {
         // Resets the statement, clears its bindings and marks them as set, so
         // that GRDB's execute() runs it with the values bound below.
         statement.setUncheckedArguments([])

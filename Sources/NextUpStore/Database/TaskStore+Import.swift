@@ -147,8 +147,11 @@ extension TaskStore {
                 // Every record is a new task and none carries versions (a
                 // first import): each row — its edit, its texts — is made on
                 // another thread while this one inserts the rows before it.
+                // Inserted several rows a statement.
                 var clock = session.clock
                 let (replica, now) = (session.replica, session.now)
+                var batch: [TaskRow.NewRow] = []
+                batch.reserveCapacity(WriteSession.rowsPerStatement)
                 try plans.withUnsafeMutableBufferPointer { plans in
                     try Handoff.run(count: order.count, make: { position -> TaskRow.NewRow? in
                         let index = order[position]
@@ -156,9 +159,15 @@ extension TaskStore {
                         return try WriteSession.newRow(plan.id, fields: plan.fields(over: nil, nextUpKey: nextUpKeys[index], now: now),
                                                        timestamp: plan.modified, clock: &clock, replica: replica, now: now)
                     }, use: { row in
-                        if let row { try session.insert(row) }
+                        guard let row else { return }
+                        batch.append(row)
+                        if batch.count == WriteSession.rowsPerStatement {
+                            try session.insert(batch)
+                            batch.removeAll(keepingCapacity: true)
+                        }
                     })
                 }
+                try session.insert(batch)
                 session.advance(to: clock)
                 summary.created = order.count
                 try Self.buildTaskIndexes(session.db, dropped)

@@ -74,13 +74,16 @@ public final class TaskStore: Sendable {
                 return try isReady(db, now: now)
             }
             if !ready {
-                try StoreSchema.migrator.migrate(queue)
-                try repairFarFutureVersionsIfNeeded(queue, now: now)
+                // WAL first: the migrations of a new store (eight
+                // transactions) then commit without a sync each — in the
+                // rollback journal, three each, 9 ms of an import of 10,000.
                 try queue.writeWithoutTransaction { db in
                     if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
                         try db.execute(sql: "PRAGMA journal_mode = WAL")
                     }
                 }
+                try StoreSchema.migrator.migrate(queue)
+                try repairFarFutureVersionsIfNeeded(queue, now: now)
             }
         } catch let error as DatabaseError {
             throw Self.storeError(error, path: path, folder: location.folder.path)

@@ -25,6 +25,7 @@ struct WriteSession {
     /// the outbox ends the same. Nothing in a session reads the outbox.
     private struct Statements {
         private var rowStatement: Statement?
+        private var rowsStatement: Statement?
         private var outboxStatement: Statement?
         private var pending: [(TaskID, String)] = []
 
@@ -32,6 +33,13 @@ struct WriteSession {
             if let rowStatement { return rowStatement }
             let made = try TaskRow.insertStatement(db)
             rowStatement = made
+            return made
+        }
+
+        mutating func rows(_ db: Database) throws -> Statement {
+            if let rowsStatement { return rowsStatement }
+            let made = try TaskRow.insertStatement(db, rows: WriteSession.rowsPerStatement)
+            rowsStatement = made
             return made
         }
 
@@ -109,6 +117,18 @@ struct WriteSession {
         try row.insert(with: try statements.row(db))
         try statements.append(row.versions, task: row.id, db)
     }
+
+    /// Inserts new tasks' rows made by ``newRow(_:fields:timestamp:clock:replica:now:)``
+    /// with one statement (at most ``rowsPerStatement``, for which the
+    /// statement is kept), and records their edits in the outbox.
+    mutating func insert(_ rows: [TaskRow.NewRow]) throws {
+        guard !rows.isEmpty else { return }
+        try TaskRow.NewRow.insert(rows, with: rows.count == Self.rowsPerStatement ? try statements.rows(db) : try TaskRow.insertStatement(db, rows: rows.count))
+        for row in rows { try statements.append(row.versions, task: row.id, db) }
+    }
+
+    /// How many new rows a writer of many inserts with one statement.
+    static let rowsPerStatement = 32
 
     /// Moves the clock on to `clock`, which made rows from this session's clock.
     mutating func advance(to clock: HybridClock) {
