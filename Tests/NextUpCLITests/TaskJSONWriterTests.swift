@@ -95,7 +95,7 @@ import Testing
         }
     }
 
-    static func streamed<Tasks: Sequence>(_ tasks: Tasks, versions: Bool) throws -> String where Tasks.Element: TaskJSONSource {
+    static func streamed<Tasks: Collection>(_ tasks: Tasks, versions: Bool) throws -> String where Tasks.Element: TaskJSONSource {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
         try PrivateFile.write(to: url.path, command: "test") { try TaskJSONWriter.stream(tasks, pretty: true, versions: versions, to: &$0) }

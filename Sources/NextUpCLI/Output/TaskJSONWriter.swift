@@ -37,17 +37,19 @@ enum TaskJSONWriter {
     /// The array of `tasks` as ``string(_:pretty:versions:)`` writes it,
     /// followed by a newline, streamed into `out` (flushed as it fills): one
     /// task object at a time, never the whole text.
-    static func stream<Tasks: Sequence>(_ tasks: Tasks, pretty: Bool, versions: Bool, to out: inout FDOutput) throws
+    static func stream<Tasks: Collection>(_ tasks: Tasks, pretty: Bool, versions: Bool, to out: inout FDOutput) throws
     where Tasks.Element: TaskJSONSource {
         var any = false
         var scratch = Scratch()
         defer { scratch.deallocate() }
-        for (i, task) in tasks.enumerated() {
-            if i == 0 { out.buffer.append(UInt8(ascii: "[")) }
+        // Each task written where it is (iterating copied each TaskItem out,
+        // every string of it retained: 4% of `list --json`).
+        for i in tasks.indices {
+            if i == tasks.startIndex { out.buffer.append(UInt8(ascii: "[")) }
             any = true
-            if i > 0 { out.buffer.append(UInt8(ascii: ",")) }
+            if i != tasks.startIndex { out.buffer.append(UInt8(ascii: ",")) }
             if pretty { out.buffer.append(contentsOf: "\n  ".utf8) }
-            write(task, versions: versions, indent: pretty ? 2 : nil, scratch: &scratch, to: &out.buffer)
+            write(tasks[i], versions: versions, indent: pretty ? 2 : nil, scratch: &scratch, to: &out.buffer)
             try out.flushIfFull()
         }
         guard any else {

@@ -17,7 +17,7 @@ public enum Handoff {
     public static func run<T>(count: Int, run: Int = 256, make: (Int) throws -> T, use: (T) throws -> Void) throws {
         try withoutActuallyEscaping(make) { make in
             let channel = Channel<T>(make, count: count, run: run)
-            DispatchQueue.global(qos: .userInitiated).async { channel.produce() }
+            OwnThread.start { channel.produce() }
             defer { channel.finish() }
             while let items = try channel.next() {
                 for item in items { try use(item) }

@@ -1,7 +1,7 @@
 import Dispatch
 
-/// Two pieces of work done at once: one on a thread of Dispatch's global
-/// pool, the other on the caller's thread. For the halves of a large input
+/// Two pieces of work done at once: one on a thread of its own
+/// (``OwnThread``), the other on the caller's thread. For the halves of a large input
 /// that are worked on independently (an import's file, read and validated
 /// in two halves on this machine's two cores).
 ///
@@ -15,7 +15,7 @@ public enum SideBySide {
         try withoutActuallyEscaping(first) { first in
             let slot = Slot(first)
             let done = DispatchSemaphore(value: 0)
-            DispatchQueue.global(qos: .userInitiated).async {
+            OwnThread.start {
                 slot.run()
                 done.signal()
             }
