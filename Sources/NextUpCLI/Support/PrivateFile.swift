@@ -36,9 +36,12 @@ enum PrivateFile {
         do {
             try body(&output)
             try output.flush()
+            output.finish()
         } catch let error as FDOutput.Failure {
+            output.finish()
             failure = error.reason
         } catch {
+            output.finish()
             close(fd)
             unlink(temp)
             throw error

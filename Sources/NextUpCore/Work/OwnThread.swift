@@ -8,8 +8,8 @@ import Dispatch
 /// (as many as cores) may all be blocked by other work of the process —
 /// then the caller, waiting for its other half, waited until one came free
 /// (a test running beside blocking ones waited a minute).
-enum OwnThread {
-    static func start(_ body: @escaping @Sendable () -> Void) {
+public enum OwnThread {
+    public static func start(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { raw in
