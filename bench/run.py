@@ -112,7 +112,7 @@ def main(argv):
         if tw:
             tw_data = ctx.path("taskwarrior-%d.json" % n)
             dataset.write(tw_data, dataset.to_taskwarrior(tasks))
-            section, why = tw.run(n, tw_data, plan)
+            section, why = tw.run(n, tw_data, plan, store=store, data_path=data)
             rows += section
             show(section, log)
             if why:

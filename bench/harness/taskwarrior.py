@@ -12,6 +12,10 @@ import subprocess
 from .results import Row
 
 SECTION = "Taskwarrior"
+# The pairs measured again with their runs taken in turn (nextup, Taskwarrior,
+# nextup, …) at the size the 5× ratio is judged at.
+IN_TURN = "in turn"
+RATIO_AT = 10_000
 
 # nextup's command ↔ Taskwarrior's, for the ratio table.
 PAIRS = [
@@ -74,7 +78,7 @@ class Taskwarrior:
         env = dict(self.ctx.env, TASKRC=rc, TASKDATA=data)
         return env
 
-    def run(self, n, tw_data_path, plan):
+    def run(self, n, tw_data_path, plan, store=None, data_path=None):
         ctx = self.ctx
         rows = []
         out = ctx.path("tw-out-%d.txt" % n)
@@ -130,4 +134,67 @@ class Taskwarrior:
         measure("task UUID modify", lambda i: [self.task, edited, "modify", "description:Bench edit %d" % i], light)
         done_ids = plan["free_ids"][1:]
         measure("task UUID done", lambda i: [self.task, done_ids[i], "done"], light)
+        if n == RATIO_AT and store and data_path:
+            rows += self.in_turn(n, tw_data_path, env, store, data_path, exported if r.returncode == 0 else None)
         return rows, None
+
+    def in_turn(self, n, tw_data_path, env, store, data_path, exported):
+        """The pairs whose ratio is judged, measured again with nextup's and
+        Taskwarrior's runs taken in turn, so that a machine that slows down
+        between the two sections (other work, another VM on the host) weighs
+        on both sides of the ratio alike. Reads on the stores each section
+        left; imports into fresh folders. Two rows per pair (section
+        IN_TURN); a pair whose side fails is left out."""
+        ctx = self.ctx
+        out = ctx.path("turn-out-%d.txt" % n)
+
+        def fresh_store(i):
+            return ctx.fresh_dir("taskwarrior", str(n), "turn-nextup-%d" % i)
+
+        def fresh_task_data(i):
+            data = ctx.fresh_dir("taskwarrior", str(n), "turn-task-%d" % i)
+            os.makedirs(data)
+            return data
+
+        def task_import(i):
+            return [self.task, "import", tw_data_path], self.env_for(fresh_task_data(i))
+
+        pairs = [
+            ("import (whole set, empty store)", lambda i: ctx.nextup("import", data_path, "--store", fresh_store(i)),
+             "task import", task_import),
+            ("count", lambda i: ctx.nextup("count", "--store", store),
+             "task status:pending count", lambda i: ([self.task, "status:pending", "count"], env)),
+            ("next", lambda i: ctx.nextup("next", "--store", store), "task next", lambda i: ([self.task, "next"], env)),
+            ("list", lambda i: ctx.nextup("list", "--store", store), "task list", lambda i: ([self.task, "list"], env)),
+            ("export", lambda i: ctx.nextup("export", "--store", store),
+             "task export", lambda i: ([self.task, "export"], env)),
+        ]
+        if exported:
+            pairs.insert(1, ("import --from taskwarrior (task export of the set)",
+                             lambda i: ctx.nextup("import", "--from", "taskwarrior", exported, "--store", fresh_store(i)),
+                             "task import", task_import))
+        rows = []
+        runs = ctx.runs_for(n, heavy=True)
+        for mine, mine_argv, theirs, theirs_argv in pairs:
+            samples = ([], [])
+            failed = None
+            for i in range(ctx.warmup + runs):
+                argv_a = mine_argv(i)
+                a = ctx.launcher.run(argv_a, env=ctx.env, stdout=out, timeout=ctx.cap)
+                argv_b, env_b = theirs_argv(i)
+                b = ctx.launcher.run(argv_b, env=env_b, stdout=out, timeout=ctx.cap)
+                if not (a.ok and b.ok):
+                    failed = a if not a.ok else b
+                    break
+                if i >= ctx.warmup:
+                    samples[0].append(a)
+                    samples[1].append(b)
+            if failed:
+                ctx.log("in turn: %s / %s left out: %s" % (mine, theirs, failed.stderr[:160] or "exit %d" % failed.code))
+                continue
+            a = Row(IN_TURN, n, mine, note="%d runs, taken in turn with %s" % (runs, theirs)).measured(samples[0])
+            b = Row(IN_TURN, n, theirs, note="%d runs, taken in turn with nextup %s" % (runs, mine)).measured(samples[1])
+            # Two pairs share `task import`: each of its rows names its pair.
+            a.extra["pair"] = b.extra["pair"] = mine
+            rows += [a, b]
+        return rows
