@@ -20,6 +20,14 @@ public struct FileStamp: Codable, Hashable, Sendable {
     public var modified: Int64
     public var changed: Int64
 
+    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modified = modified
+        self.changed = changed
+    }
+
     /// The stamp of the file at `path`, or nil when it cannot be had.
     public init?(path: String) {
         var s = stat()

@@ -128,15 +128,9 @@ struct BridgeCycle {
 
     static func key(_ uid: String) -> String { VdirBridge.itemPrefix + uid }
 
-    static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }()
-
     mutating func remember(_ uid: String, _ state: BridgeFileState?) -> String? {
         items[uid] = state
-        let value = state.flatMap { try? Self.encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        let value = state?.storedText
         if stored[Self.key(uid)] != value { pendingState[Self.key(uid)] = .some(value) } else { pendingState[Self.key(uid)] = nil }
         return value
     }
@@ -148,9 +142,8 @@ struct BridgeCycle {
             for key in stored.keys where key.hasPrefix(VdirBridge.itemPrefix) { pendingState[key] = .some(nil) }
             pendingState[VdirBridge.folderKey] = .some(path)
         } else {
-            let decoder = JSONDecoder()
             for (key, value) in stored where key.hasPrefix(VdirBridge.itemPrefix) {
-                if let state = try? decoder.decode(BridgeFileState.self, from: Data(value.utf8)) {
+                if let state = BridgeFileState(storedText: value) {
                     items[String(key.dropFirst(VdirBridge.itemPrefix.count))] = state
                 }
             }
