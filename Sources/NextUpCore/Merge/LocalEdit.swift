@@ -96,7 +96,7 @@ public enum LocalEdit {
                               importedAt: Int64? = nil) throws -> (fields: [(TaskField, FieldValue)], version: Version?) {
         var differing: [(TaskField, FieldValue)] = []
         differing.reserveCapacity(fields.count)
-        for (field, value) in fields where newTask.value(of: field) != value {
+        for (field, value) in fields where TaskItem.newTaskValue(of: field) != value {
             guard field.accepts(value) else {
                 throw TaskInputError("'\(Sanitizer.visible(value.description))' is not a valid \(field.rawValue)")
             }
@@ -105,9 +105,6 @@ public enum LocalEdit {
         guard !differing.isEmpty else { return ([], nil) }
         return (differing, nextVersion(fresh: true, clock: &clock, replica: replica, now: now, importedAt: importedAt))
     }
-
-    /// A task with no field written: every field at its default.
-    private static let newTask = TaskItem(id: TaskID("00000000-0000-0000-0000-000000000000")!)
 
     /// The version of an edit, made after everything `clock` saw: a fresh
     /// task created from an import keeps its record's time (`importedAt`)

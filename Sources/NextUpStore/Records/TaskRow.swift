@@ -111,7 +111,7 @@ enum TaskRow {
         }
 
         /// The column's value: the field's, else a new task's.
-        fileprivate func value(of field: TaskField) -> FieldValue { known[field.tableIndex!] ?? TaskRow.newTask.value(of: field) }
+        fileprivate func value(of field: TaskField) -> FieldValue { known[field.tableIndex!] ?? TaskItem.newTaskValue(of: field) }
 
         /// Inserts the row through `statement`, which is ``TaskRow/insertStatement(_:)``.
         func insert(with statement: Statement) throws {
@@ -131,10 +131,6 @@ enum TaskRow {
             try TaskRow.bind(&b, id: id, titleFold: titleFold, extra: extra, versions: versions, modified: modified) { value(of: $0) }
         }
     }
-
-    /// A task with no field written: the value of every column a new task's
-    /// edit leaves alone.
-    private static let newTask = TaskItem(id: TaskID("00000000-0000-0000-0000-000000000000")!)
 
     /// The one binding of a row: each known field's column as its kind,
     /// then the opaque registers, the versions, `modified` and the title's
