@@ -68,9 +68,16 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let (records, templates) = try readRecords()
         let count = records.count
-        let context = try CommandContext.open(global)
-        // The store takes the records over, and frees them once planned.
-        let summary = try context.store.importTasks(consume records, overwrite: overwrite)
+        // The store takes the records over, and frees them once planned; a
+        // store that does not exist yet is built with them (TaskStore.openImporting).
+        var pending: [TaskJSON]? = consume records
+        var imported: TaskStore.ImportSummary?
+        let context = try CommandContext.open(global.folders) { location in
+            let opened = try TaskStore.openImporting(location, pending.take()!, overwrite: overwrite)
+            imported = opened.summary
+            return opened.store
+        }
+        let summary = imported!
         if summary.created + summary.updated > 0 { context.didChangeTasks() }
         for (task, field, was) in summary.overwritten {
             print("overwrote \(task.short) \(field.rawValue): was '\(Sanitizer.visible(TerminalWidth.truncate(was.description, to: 60)))'")

@@ -18,9 +18,16 @@ struct CommandContext {
 
     /// The same, for folders named by a parser-free command line (``QuickCommandLine``).
     static func open(_ folders: FolderOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CommandContext {
+        try open(folders, environment: environment) { try TaskStore.open($0) }
+    }
+
+    /// The same, with the store opened by `opening` (given the store's
+    /// location): a command that opens it in a way of its own (`import`).
+    static func open(_ folders: FolderOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+                     opening: (StoreLocation) throws -> TaskStore) throws -> CommandContext {
         let config = try loadConfig(environment: environment)
         let location = StoreLocation.resolve(option: folders.store, environment: environment)
-        let store = try TaskStore.open(location)
+        let store = try opening(location)
         StoresKeptUntilExit.shared.keep(store)
         return CommandContext(environment: environment, folders: folders, config: config, store: store)
     }

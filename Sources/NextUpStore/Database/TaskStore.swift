@@ -26,7 +26,7 @@ public final class TaskStore: Sendable {
     let database: DatabaseQueue
     let clock: any PhysicalClock
 
-    private init(location: StoreLocation, database: DatabaseQueue, clock: any PhysicalClock) {
+    init(location: StoreLocation, database: DatabaseQueue, clock: any PhysicalClock) {
         self.location = location
         self.database = database
         self.clock = clock
