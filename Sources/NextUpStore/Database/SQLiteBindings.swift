@@ -82,6 +82,14 @@ struct SQLiteBindings {
         self.used += taken
     }
 
+    /// Binds the UTF-8 text `bytes` where it is (`SQLITE_STATIC`): the
+    /// caller keeps them alive until ``execute(_:arenaBytes:_:)`` returns.
+    mutating func text(inPlace bytes: UnsafeRawBufferPointer) throws {
+        // An empty buffer may have no address, which SQLite would read as NULL.
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return try check(sqlite3_bind_text(raw, index, "", 0, Self.transient)) }
+        try check(sqlite3_bind_text(raw, index, base.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil))  // SQLITE_STATIC
+    }
+
     /// Binds `n` (nil: NULL).
     mutating func int(_ n: Int64?) throws {
         guard let n else { return try null() }

@@ -59,6 +59,8 @@ extension TaskStore {
         Glibc.close(fd)
 
         let summary: ImportSummary
+        let early = EarlySync(building)
+        defer { early.wait() }
         do {
             var config = Configuration()
             config.label = "nextup-building"
@@ -75,7 +77,10 @@ extension TaskStore {
             OpenStores.shared.retain(path)
             do {
                 let store = TaskStore(location: location, database: queue, clock: clock)
-                summary = try store.importTasks(records.take()!, overwrite: overwrite)
+                // What the import wrote so far goes to disk while the indexes
+                // are built; the sync below has only the rest to write.
+                summary = try store.importTasks(records.take()!, overwrite: overwrite, bulkInsertRows: bulkInsertRows,
+                                                rowsWritten: { early.start() })
                 // The store's mode, kept in the file; the log and its index
                 // go again when this last connection closes.
                 try queue.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
@@ -86,6 +91,7 @@ extension TaskStore {
         }
         // On disk before it has the store's name: a crash never leaves a
         // store with its pages still in memory.
+        early.wait()
         try syncToDisk(building, folder: location.folder.path)
         if link(building, path) != 0 {
             guard errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP || errno == ENOSYS else {
@@ -120,5 +126,36 @@ extension TaskStore {
         if fsync(fd) != 0 && errno != EINVAL {
             throw StoreError.notWritable(path: folder, reason: String(cString: strerror(errno)))
         }
+    }
+}
+
+/// A sync of a file to disk on a thread of its own, started when asked
+/// (at most once) and waited for.
+private final class EarlySync: @unchecked Sendable {
+    private let path: String
+    private let done = DispatchSemaphore(value: 0)
+    private var started = false
+
+    init(_ path: String) { self.path = path }
+
+    func start() {
+        guard !started else { return }
+        started = true
+        let (path, done) = (path, done)
+        OwnThread.start {
+            let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            if fd >= 0 {
+                _ = fdatasync(fd)
+                Glibc.close(fd)
+            }
+            done.signal()
+        }
+    }
+
+    /// Returns once a started sync is over (at once when none was started).
+    func wait() {
+        guard started else { return }
+        started = false
+        done.wait()
     }
 }

@@ -97,7 +97,10 @@ extension TaskStore {
         try importTasks(records, overwrite: overwrite, bulkInsertRows: Self.bulkInsertRows)
     }
 
-    func importTasks(_ records: consuming [TaskJSON], overwrite: Bool, bulkInsertRows: Int) throws -> ImportSummary {
+    /// `rowsWritten` is called once every row is written, before the indexes
+    /// are built (a store being built starts writing its file to disk then).
+    func importTasks(_ records: consuming [TaskJSON], overwrite: Bool, bulkInsertRows: Int,
+                     rowsWritten: () -> Void = {}) throws -> ImportSummary {
         // Each record is freed as soon as it is planned, so the file's
         // records and their plans are never all in memory at once.
         var (plans, ids) = try Self.plans(&records)
@@ -170,6 +173,7 @@ extension TaskStore {
                 try session.insert(batch)
                 session.advance(to: clock)
                 summary.created = order.count
+                rowsWritten()
                 try Self.buildTaskIndexes(session.db, dropped)
                 return summary
             }
@@ -222,6 +226,7 @@ extension TaskStore {
                 if kept { summary.kept += 1 }
                 if existing == nil { summary.created += 1 } else if !changes.isEmpty { summary.updated += 1 } else if !kept { summary.unchanged += 1 }
             }
+            rowsWritten()
             try Self.buildTaskIndexes(session.db, dropped)
             return summary
         }

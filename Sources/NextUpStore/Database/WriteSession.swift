@@ -27,6 +27,7 @@ struct WriteSession {
         private var rowStatement: Statement?
         private var rowsStatement: Statement?
         private var outboxStatement: Statement?
+        private var rowsEntriesStatement: Statement?
         private var pending: [(TaskID, String)] = []
 
         mutating func row(_ db: Database) throws -> Statement {
@@ -40,6 +41,14 @@ struct WriteSession {
             if let rowsStatement { return rowsStatement }
             let made = try TaskRow.insertStatement(db, rows: WriteSession.rowsPerStatement)
             rowsStatement = made
+            return made
+        }
+
+        /// The outbox statement for the entries of ``rows(_:)``'s rows.
+        mutating func rowsEntries(_ db: Database) throws -> Statement {
+            if let rowsEntriesStatement { return rowsEntriesStatement }
+            let made = try Outbox.insertStatement(db, entries: WriteSession.rowsPerStatement)
+            rowsEntriesStatement = made
             return made
         }
 
@@ -123,8 +132,11 @@ struct WriteSession {
     /// statement is kept), and records their edits in the outbox.
     mutating func insert(_ rows: [TaskRow.NewRow]) throws {
         guard !rows.isEmpty else { return }
-        try TaskRow.NewRow.insert(rows, with: rows.count == Self.rowsPerStatement ? try statements.rows(db) : try TaskRow.insertStatement(db, rows: rows.count))
-        for row in rows { try statements.append(row.versions, task: row.id, db) }
+        let full = rows.count == Self.rowsPerStatement
+        try TaskRow.NewRow.insert(rows, with: full ? try statements.rows(db) : try TaskRow.insertStatement(db, rows: rows.count))
+        // Their entries follow any still pending, in order; bound from the rows.
+        try statements.flush(db)
+        try TaskRow.NewRow.appendOutboxEntries(rows, with: full ? try statements.rowsEntries(db) : try Outbox.insertStatement(db, entries: rows.count))
     }
 
     /// How many new rows a writer of many inserts with one statement.

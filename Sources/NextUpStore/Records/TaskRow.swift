@@ -82,61 +82,94 @@ enum TaskRow {
     /// values that differ from a new task's, every one at `version` — made
     /// without the ``TaskItem``, and ready to insert (``insert(_:with:)``):
     /// a writer of many new tasks (an import) makes rows on one thread while
-    /// another inserts them.
+    /// another inserts them. The row's values are packed (``PackedValues``):
+    /// first its outbox entry (the id and the versions column), then its
+    /// columns as ``TaskRow``'s one binding gives them.
     ///
     /// Contract: inserted, it is the row ``save(_:with:versions:)`` writes for
-    /// `TaskItem(id:)` with `fields` restored and every one at `version`.
+    /// `TaskItem(id:)` with `fields` restored and every one at `version`; its
+    /// outbox entry (``appendOutboxEntries(_:with:)``) is that edit's.
     struct NewRow: Sendable {
-        let id: TaskID
-        /// Each known field's value, by its place in the field table; nil: a new task's.
-        private let known: [FieldValue?]
-        private let extra: String?
-        /// `VersionsColumn.encode(fields, at: version)`: also the outbox entry of the edit.
-        let versions: String
-        private let modified: HybridTimestamp
-        private let titleFold: String
+        private let values: PackedValues
+        /// The outbox entry's values, then the row's.
+        private static let entry = 0..<2
+        private var row: Range<Int> { 2..<values.count }
 
         init(id: TaskID, fields: [(TaskField, FieldValue)], version: Version) {
-            var known = [FieldValue?](repeating: nil, count: FieldSpec.table.count)
-            var extra: [TaskField: FieldValue] = [:]
-            for (field, value) in fields {
-                if let index = field.tableIndex { known[index] = value } else { extra[field] = value }
-            }
-            self.id = id
-            self.known = known
-            self.extra = extra.isEmpty ? nil : ExtraRegisters.encode(extra)
-            versions = VersionsColumn.encode(fields.lazy.map(\.0), at: version)
-            modified = version.timestamp
-            titleFold = TextMatch.fold(known[TaskField.title.tableIndex!]?.stringValue ?? "")
+            values = PackedValues(Unpacked(id: id, fields: fields, version: version))
         }
 
-        /// The column's value: the field's, else a new task's.
-        fileprivate func value(of field: TaskField) -> FieldValue { known[field.tableIndex!] ?? TaskItem.newTaskValue(of: field) }
+        /// The task's id.
+        var id: TaskID { TaskID(values.text(at: 0)!)! }
+        /// `VersionsColumn.encode(fields, at: version)`: also the outbox entry of the edit.
+        var versions: String { values.text(at: 1)! }
 
         /// Inserts the row through `statement`, which is ``TaskRow/insertStatement(_:)``.
         func insert(with statement: Statement) throws {
-            try SQLiteBindings.execute(statement) { try bind(&$0) }
+            try SQLiteBindings.execute(statement) { try values.bind(&$0, row) }
         }
 
         /// Inserts `rows` with one statement, `statement`: ``TaskRow/insertStatement(_:rows:)``
         /// for their number (one execution instead of one per row: SQLite's
         /// cost of starting and ending a statement was a tenth of an import).
+        /// Texts are bound where the rows hold them.
         static func insert(_ rows: some Collection<NewRow>, with statement: Statement) throws {
-            try SQLiteBindings.execute(statement, arenaBytes: rows.count * 512) { b in
-                for row in rows { try row.bind(&b) }
+            try SQLiteBindings.execute(statement, arenaBytes: 0) { b in
+                for row in rows { try row.values.bind(&b, row.row) }
             }
         }
 
-        private func bind(_ b: inout SQLiteBindings) throws {
-            try TaskRow.bind(&b, id: id, titleFold: titleFold, extra: extra, versions: versions, modified: modified) { value(of: $0) }
+        /// Appends the outbox entries of `rows`' edits, in order, with one
+        /// statement: `Outbox.insertStatement(_:entries:)` for their number.
+        static func appendOutboxEntries(_ rows: some Collection<NewRow>, with statement: Statement) throws {
+            try SQLiteBindings.execute(statement, arenaBytes: 0) { b in
+                for row in rows { try row.values.bind(&b, entry) }
+            }
+        }
+
+        /// The values before they are packed.
+        private struct Unpacked: Packable {
+            /// A new task's value of each known field, by its place in the field table.
+            static let newTask = FieldSpec.table.map { TaskItem.newTaskValue(of: $0.field) }
+
+            let id: TaskID
+            /// Each known field's value, by its place in the field table; nil: a new task's.
+            let known: [FieldValue?]
+            let extra: String?
+            let versions: String
+            let modified: HybridTimestamp
+            let titleFold: String
+
+            init(id: TaskID, fields: [(TaskField, FieldValue)], version: Version) {
+                var known = [FieldValue?](repeating: nil, count: FieldSpec.table.count)
+                var extra: [TaskField: FieldValue] = [:]
+                for (field, value) in fields {
+                    if let index = field.tableIndex { known[index] = value } else { extra[field] = value }
+                }
+                self.id = id
+                self.known = known
+                self.extra = extra.isEmpty ? nil : ExtraRegisters.encode(extra)
+                versions = VersionsColumn.encode(fields.lazy.map(\.0), at: version)
+                modified = version.timestamp
+                titleFold = TextMatch.fold(known[TaskField.title.tableIndex!]?.stringValue ?? "")
+            }
+
+            func pack<Values: ParameterValues>(_ values: inout Values) throws(Values.Failure) {
+                try values.text(id.rawValue)
+                try values.text(versions)
+                try TaskRow.bind(&values, id: id, titleFold: titleFold, extra: extra, versions: versions, modified: modified) {
+                    known[$0.tableIndex!] ?? Unpacked.newTask[$0.tableIndex!]
+                }
+            }
         }
     }
 
     /// The one binding of a row: each known field's column as its kind,
     /// then the opaque registers, the versions, `modified` and the title's
-    /// fold — through SQLite's C API (``SQLiteBindings``).
-    private static func bind(_ b: inout SQLiteBindings, id: TaskID, titleFold: String, extra: String?, versions: String,
-                             modified: HybridTimestamp, value: (TaskField) -> FieldValue) throws {
+    /// fold — through SQLite's C API (``SQLiteBindings``), or packed to be
+    /// bound later (``PackedValues``).
+    private static func bind<Values: ParameterValues>(_ b: inout Values, id: TaskID, titleFold: String, extra: String?, versions: String,
+                                                      modified: HybridTimestamp, value: (TaskField) -> FieldValue) throws(Values.Failure) {
         try b.text(id.rawValue)
         for (field, _) in columnKinds {
             switch value(field) {
