@@ -74,6 +74,25 @@ import Testing
         try expectFailure(["import", "-"], stdin: json, says: says)
     }
 
+    /// A first import (no store yet) builds its store beside its place: a
+    /// file rejected once the building has begun — here a repeated id far
+    /// into it, found when the records are sorted, after the new store was
+    /// made and migrated — leaves no store and nothing of the building, and
+    /// the next command finds an empty store.
+    @Test func aRejectedFirstImportLeavesNoStore() throws {
+        let records = (0..<6_000).map { i in
+            #"{"id": "6301bbfc-a0c5-454e-8ff9-\#(String(format: "%012x", i == 5_500 ? 17 : i))", "title": "task \#(i)"}"#
+        }
+        let file = scratch.path("repeated.json")
+        try ("[" + records.joined(separator: ",\n") + "]").write(to: file, atomically: false, encoding: .utf8)
+        let result = try nextup.run(["import", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "nextup: item 5501: id 6301bbfc-a0c5-454e-8ff9-000000000011 appears twice in the file\n", "\(result)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: storeFolder.path)) ?? []
+        #expect(left.allSatisfy { !$0.hasPrefix("nextup.sqlite") }, "\(left)")
+        #expect(try nextup.run("count").out == "0")
+    }
+
     func expectStoreFileRefused(_ bytes: Data, says expected: String) throws {
         let folder = scratch.path("weird")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

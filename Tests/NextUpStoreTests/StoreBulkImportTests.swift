@@ -97,6 +97,47 @@ import Testing
         #expect(try rebuilt.nextUp().map(\.id) == plain.nextUp().map(\.id))
     }
 
+    /// A first import (every record new, none with versions) keeps the
+    /// narrow indexes up as it inserts and builds only the wide ones again:
+    /// it leaves the indexes, the tasks and the lists a row-by-row import
+    /// leaves.
+    @Test func aFirstImportKeepsTheNarrowIndexesAndRebuildsTheWide() throws {
+        let rebuilt = try TaskStore.open(StoreLocation(folder: tmp.path("rebuilt")))
+        let plain = try TaskStore.open(StoreLocation(folder: tmp.path("plain")))
+        var all = Self.records(count: 1_500)
+        for i in stride(from: 0, to: all.count, by: 9) { all[i].nextUp = true }
+        for i in stride(from: 1, to: all.count, by: 13) { all[i].source = "gh"; all[i].externalID = "\(i)" }
+        #expect(try rebuilt.importTasks(all, overwrite: false, bulkInsertRows: 1_000).created == 1_500)
+        _ = try plain.importTasks(all, overwrite: false, bulkInsertRows: .max)
+        func indexes(_ store: TaskStore) throws -> [String] {
+            try store.database.read { try String.fetchAll($0, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'task' AND sql IS NOT NULL ORDER BY name") }
+        }
+        #expect(try indexes(rebuilt) == indexes(plain) && indexes(rebuilt).count == 5)
+        #expect(try rebuilt.database.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
+        #expect(try tasks(rebuilt) == tasks(plain))
+        #expect(try rebuilt.nextUp().map(\.id) == plain.nextUp().map(\.id) && rebuilt.nextUp().count > 100)
+        // What each way drops: every index, or only those wider than narrow.
+        try rebuilt.database.write { db in
+            func width(_ sql: String) throws -> Int {
+                let name = String(sql.split(separator: " ")[2])
+                return try Int.fetchOne(db, sql: "SELECT count(*) FROM pragma_index_info(?)", arguments: [name])!
+            }
+            let everyIndex = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'task' AND sql IS NOT NULL")
+            let wide = try everyIndex.filter { try width($0) > TaskStore.narrowIndexColumns }
+            #expect(!wide.isEmpty && wide.count < everyIndex.count)
+            try db.inSavepoint {
+                let dropped = try TaskStore.dropTaskIndexes(db, keepingNarrow: true)
+                #expect(dropped == wide)
+                return .rollback
+            }
+            try db.inSavepoint {
+                let dropped = try TaskStore.dropTaskIndexes(db)
+                #expect(dropped == everyIndex)
+                return .rollback
+            }
+        }
+    }
+
     /// The repeated id an import names is the first one a scan in file
     /// order meets, though it is found in the row order.
     @Test func theFirstRepeatIsTheOneAScanInFileOrderMeets() {

@@ -129,8 +129,6 @@ enum TaskRow {
 
         /// The values before they are packed.
         private struct Unpacked: Packable {
-            /// A new task's value of each known field, by its place in the field table.
-            static let newTask = FieldSpec.table.map { TaskItem.newTaskValue(of: $0.field) }
 
             let id: TaskID
             /// Each known field's value, by its place in the field table; nil: a new task's.
@@ -158,7 +156,7 @@ enum TaskRow {
                 try values.text(id.rawValue)
                 try values.text(versions)
                 try TaskRow.bind(&values, id: id, titleFold: titleFold, extra: extra, versions: versions, modified: modified) {
-                    known[$0.tableIndex!] ?? Unpacked.newTask[$0.tableIndex!]
+                    known[$0.tableIndex!] ?? TaskItem.newTaskValue(of: $0)
                 }
             }
         }
