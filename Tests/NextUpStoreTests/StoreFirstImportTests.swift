@@ -100,6 +100,26 @@ import Testing
         #expect(try files(location.folder) == ["nextup.lock"])
     }
 
+    /// The records may be read while a new store is made: the reading runs
+    /// once, whether the store is new or not, and a reading that fails is
+    /// the error thrown, leaving no store.
+    @Test func theRecordsAreReadOnceAndAFailedReadingLeavesNoStore() throws {
+        struct Unreadable: Error {}
+        let location = StoreLocation(folder: tmp.path("store"))
+        #expect(throws: Unreadable.self) {
+            _ = try TaskStore.openImporting(location, clock: clock) { throw Unreadable() }
+        }
+        #expect(try files(location.folder) == ["nextup.lock"])
+        var readings = 0
+        let records = StoreBulkImportTests.records(count: 2_000)
+        let (store, summary) = try TaskStore.openImporting(location, clock: clock) { readings += 1; return records }
+        #expect(readings == 1 && summary.created == 2_000)
+        store.closeBeforeExit()
+        let (again, unchanged) = try TaskStore.openImporting(location, clock: clock) { readings += 1; return records }
+        #expect(readings == 2 && unchanged.unchanged == 2_000)
+        #expect(try again.allTasks().count == 2_000)
+    }
+
     /// The files of an import that was killed while it built the store are
     /// thrown away by the next one, which builds the store whole.
     @Test func aKilledImportsLeftoversAreReplaced() throws {

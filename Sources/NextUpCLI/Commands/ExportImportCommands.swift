@@ -66,14 +66,20 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var taskwarrior: TaskwarriorOptions
 
     func run() throws {
-        let (records, templates) = try readRecords()
-        let count = records.count
-        // The store takes the records over, and frees them once planned; a
-        // store that does not exist yet is built with them (TaskStore.openImporting).
-        var pending: [TaskJSON]? = consume records
+        var (count, templates) = (0, 0)
+        func read() throws -> [TaskJSON] {
+            let (records, recurring) = try readRecords()
+            (count, templates) = (records.count, recurring)
+            return records
+        }
+        // A file is read while a store that does not exist yet is made; any
+        // other input (standard input, a pipe) first, as the store's lock
+        // is held meanwhile. The store takes the records over and frees
+        // them once planned (TaskStore.openImporting).
+        var pending: [TaskJSON]? = isRegularFile(file) ? nil : try read()
         var imported: TaskStore.ImportSummary?
         let context = try CommandContext.open(global.folders) { location in
-            let opened = try TaskStore.openImporting(location, pending.take()!, overwrite: overwrite)
+            let opened = try TaskStore.openImporting(location, overwrite: overwrite) { try pending.take() ?? read() }
             imported = opened.summary
             return opened.store
         }
@@ -91,6 +97,12 @@ struct ImportCommand: ParsableCommand {
 }
 
 extension ImportCommand {
+    /// Whether `path` names a regular file (not `-`, a pipe or a device).
+    func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return path != "-" && stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     /// The file's records (and how many recurring templates it held). The
     /// file's bytes and any intermediate form are freed on return, before the
     /// store is written.

@@ -22,16 +22,30 @@ extension TaskStore {
     /// so another nextup opening the store waits for it and then opens the
     /// whole store; the name is taken with `link`, which never replaces a
     /// file. A failed import (a bad record, a full disk) leaves no store and
-    /// no building file behind. When a store exists already, this is
+    /// no building file behind (the store's folder and its lock file, made
+    /// first, stay). When a store exists already, this is
     /// ``open(_:clock:)`` then ``importTasks(_:overwrite:)``.
     public static func openImporting(_ location: StoreLocation, _ records: consuming [TaskJSON], overwrite: Bool = false,
                                      clock: any PhysicalClock = SystemClock()) throws -> (store: TaskStore, summary: ImportSummary) {
         var pending: [TaskJSON]? = consume records
-        if let summary = try importBuildingStore(location, &pending, overwrite: overwrite, clock: clock) {
+        return try openImporting(location, overwrite: overwrite, clock: clock) { pending.take()! }
+    }
+
+    /// ``openImporting(_:_:overwrite:clock:)`` with the records `reading`
+    /// gives, called once: while a store that does not exist yet is made
+    /// (its migrations), on another thread; else before the store is opened.
+    /// The store's lock is held while a new store is built, reading
+    /// included: give a reading that ends by itself (a file, not a terminal
+    /// or a pipe another program may hold open). When both fail, the
+    /// reading's error is thrown.
+    public static func openImporting(_ location: StoreLocation, overwrite: Bool = false, clock: any PhysicalClock = SystemClock(),
+                                     reading: () throws -> [TaskJSON]) throws -> (store: TaskStore, summary: ImportSummary) {
+        if let summary = try importBuildingStore(location, reading: reading, overwrite: overwrite, clock: clock) {
             return (try open(location, clock: clock), summary)
         }
+        let records = try reading()
         let store = try open(location, clock: clock)
-        return (store, try store.importTasks(pending.take()!, overwrite: overwrite))
+        return (store, try store.importTasks(records, overwrite: overwrite))
     }
 
     /// The name a store is built under before it takes ``StoreLocation/databaseName``
@@ -39,9 +53,9 @@ extension TaskStore {
     static let buildingName = StoreLocation.databaseName + ".building"
 
     /// The import into a store built beside its place (see
-    /// ``openImporting(_:_:overwrite:clock:)``); nil, with `records` left as
-    /// they are, when a store exists already.
-    private static func importBuildingStore(_ location: StoreLocation, _ records: inout [TaskJSON]?, overwrite: Bool,
+    /// ``openImporting(_:_:overwrite:clock:)``); nil, with nothing read yet,
+    /// when a store exists already.
+    private static func importBuildingStore(_ location: StoreLocation, reading: () throws -> [TaskJSON], overwrite: Bool,
                                             clock: any PhysicalClock) throws -> ImportSummary? {
         try prepareFolder(location.folder)
         let path = location.databaseURL.path
@@ -62,16 +76,20 @@ extension TaskStore {
         let early = EarlySync(building)
         defer { early.wait() }
         do {
-            var config = Configuration()
-            config.label = "nextup-building"
-            let queue = try DatabaseQueue(path: building, configuration: config)
-            // Nobody else can see this file: nothing to roll back to (a
-            // failure throws the file away) and nothing to sync until the end.
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = OFF")
-                try db.execute(sql: "PRAGMA synchronous = OFF")
+            // The records are read (on another thread) while the new store is made.
+            let (records, queue) = try SideBySide.run(reading) {
+                var config = Configuration()
+                config.label = "nextup-building"
+                let queue = try DatabaseQueue(path: building, configuration: config)
+                // Nobody else can see this file: nothing to roll back to (a
+                // failure throws the file away) and nothing to sync until the end.
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA journal_mode = OFF")
+                    try db.execute(sql: "PRAGMA synchronous = OFF")
+                }
+                try StoreSchema.migrator.migrate(queue)
+                return queue
             }
-            try StoreSchema.migrator.migrate(queue)
             // The store object writes through `queue`; it counts as one of
             // this process's opens of the store's path until it is gone.
             OpenStores.shared.retain(path)
@@ -79,7 +97,7 @@ extension TaskStore {
                 let store = TaskStore(location: location, database: queue, clock: clock)
                 // What the import wrote so far goes to disk while the indexes
                 // are built; the sync below has only the rest to write.
-                summary = try store.importTasks(records.take()!, overwrite: overwrite, bulkInsertRows: bulkInsertRows,
+                summary = try store.importTasks(consume records, overwrite: overwrite, bulkInsertRows: bulkInsertRows,
                                                 rowsWritten: { early.start() })
                 // The store's mode, kept in the file; the log and its index
                 // go again when this last connection closes.
