@@ -24,7 +24,7 @@ extension TaskStore {
     /// One validated import record.
     struct ImportPlan {
         let id: TaskID
-        let fields: [(TaskField, FieldValue)]
+        private(set) var fields: [(TaskField, FieldValue)]
         let done: Bool
         let completedAt: Int64?
         let nextUp: Bool
@@ -41,6 +41,21 @@ extension TaskStore {
         /// record has none).
         func fields(over existing: TaskItem?, nextUpKey: String?, now: Int64) -> [(TaskField, FieldValue)] {
             var fields = self.fields
+            ask(&fields, over: existing, nextUpKey: nextUpKey, now: now)
+            return fields
+        }
+
+        /// ``fields(over:nextUpKey:now:)``, the plan's own fields taken out
+        /// and added to where they are (no copy of them): the plan keeps none.
+        mutating func takeFields(over existing: TaskItem?, nextUpKey: String?, now: Int64) -> [(TaskField, FieldValue)] {
+            var fields: [(TaskField, FieldValue)] = []
+            swap(&fields, &self.fields)
+            ask(&fields, over: existing, nextUpKey: nextUpKey, now: now)
+            return fields
+        }
+
+        /// Adds to the record's `fields` what it asks beyond them (see ``fields(over:nextUpKey:now:)``).
+        private func ask(_ fields: inout [(TaskField, FieldValue)], over existing: TaskItem?, nextUpKey: String?, now: Int64) {
             if done != (existing?.isDone ?? false) {
                 fields.append((.done, done ? .int(completedAt ?? now) : .null))
             }
@@ -54,7 +69,6 @@ extension TaskStore {
                 for tag in existing?.tags ?? [] where !wanted.contains(TextMatch.fold(tag)) { fields.append((.tag(tag), .bool(false))) }
             }
             if existing == nil, !fields.contains(where: { $0.0 == .created }) { fields.append((.created, .int(now))) }
-            return fields
         }
 
         /// When the file's value of `field` was written: its version, else the
@@ -164,8 +178,8 @@ extension TaskStore {
                 try plans.withUnsafeMutableBufferPointer { plans in
                     try Handoff.run(count: order.count, make: { position -> TaskRow.NewRow? in
                         let index = order[position]
-                        let plan = plans[index].take()!
-                        return try WriteSession.newRow(plan.id, fields: plan.fields(over: nil, nextUpKey: nextUpKeys[index], now: now),
+                        var plan = plans[index].take()!
+                        return try WriteSession.newRow(plan.id, fields: plan.takeFields(over: nil, nextUpKey: nextUpKeys[index], now: now),
                                                        timestamp: plan.modified, clock: &clock, replica: replica, now: now)
                     }, use: { row in
                         guard let row else { return }
