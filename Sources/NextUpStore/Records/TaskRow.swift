@@ -129,7 +129,6 @@ enum TaskRow {
 
         /// The values before they are packed.
         private struct Unpacked: Packable {
-
             let id: TaskID
             /// Each known field's value, by its place in the field table; nil: a new task's.
             let known: [FieldValue?]
