@@ -187,9 +187,21 @@ public final class TaskStore: Sendable {
     static func rowKey(_ id: TaskID) -> (UInt64, UInt64) {
         var text = id.rawValue
         return text.withUTF8 { bytes in
+            // A digit's value without a branch: `0`–`9` are 0x30–0x39, `a`–`f` 0x61–0x66.
+            func value(_ byte: UInt8) -> UInt64 { UInt64((byte & 0xF) &+ 9 &* (byte >> 6)) }
+            if bytes.count == 36, let base = bytes.baseAddress {
+                // Canonical: dashes at 8, 13, 18 and 23 (a walk testing every byte was 2 ms of an import of 10,000).
+                func digits(_ range: Range<Int>, after start: UInt64) -> UInt64 {
+                    var n = start
+                    for k in range { n = n << 4 | value(base[k]) }
+                    return n
+                }
+                return (digits(14..<18, after: digits(9..<13, after: digits(0..<8, after: 0))),
+                        digits(24..<36, after: digits(19..<23, after: 0)))
+            }
             var high: UInt64 = 0, low: UInt64 = 0, count = 0
             for byte in bytes where byte != UInt8(ascii: "-") {
-                let digit = UInt64(byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : byte &- (UInt8(ascii: "a") - 10))
+                let digit = value(byte)
                 if count < 16 { high = high << 4 | digit } else { low = low << 4 | digit }
                 count += 1
             }
@@ -197,14 +209,68 @@ public final class TaskStore: Sendable {
         }
     }
 
-    /// The positions of `ids` in the table's row order.
+    /// The positions of `ids` in the table's row order; equal ids in the
+    /// order of their positions.
     static func rowOrder(_ ids: [TaskID]) -> [Int] {
         // Each key beside its position, sorted in place (sorting positions
         // by keys looked up elsewhere was a third slower at 100,000).
-        var keyed = ids.indices.map { (key: rowKey(ids[$0]), position: $0) }
-        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
+        typealias Keyed = (key: (UInt64, UInt64), position: Int)
+        var keyed: [Keyed] = ids.indices.map { (key: rowKey(ids[$0]), position: $0) }
+        guard keyed.count > radixSortedFrom else {
+            keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
+            return keyed.map(\.position)
+        }
+        // Many ids: sorted by the high half of their keys a byte at a time,
+        // least significant first, each pass stable (its items in the order
+        // the pass before left them), so that items of equal high halves
+        // stay in position order; then each run of equal high halves (ids
+        // that share their first 16 digits: rare) by the low half. A
+        // comparison sort took 3 ms of an import of 10,000 tasks.
+        keyed.withUnsafeMutableBufferPointer { items in
+            var scratch = Array(items)
+            scratch.withUnsafeMutableBufferPointer { other in
+                var from = items, to = other
+                // Each byte's counts, all eight taken in one walk.
+                var counts = [Int](repeating: 0, count: 8 * 256)
+                func digit(_ key: UInt64, _ shift: UInt64) -> Int { Int(truncatingIfNeeded: key >> shift) & 0xFF }
+                for item in from {
+                    for byte in 0..<8 { counts[byte << 8 | digit(item.key.0, UInt64(byte * 8))] += 1 }
+                }
+                for byte in 0..<8 {
+                    let shift = UInt64(byte * 8), base = byte << 8
+                    // A byte all items share leaves them in order.
+                    if counts[base | digit(from[0].key.0, shift)] == from.count { continue }
+                    var start = 0
+                    for digit in 0..<256 {
+                        let n = counts[base | digit]
+                        counts[base | digit] = start
+                        start += n
+                    }
+                    for item in from {
+                        let slot = base | digit(item.key.0, shift)
+                        to[counts[slot]] = item
+                        counts[slot] += 1
+                    }
+                    swap(&from, &to)
+                }
+                if from.baseAddress != items.baseAddress { items.baseAddress!.update(from: from.baseAddress!, count: items.count) }
+            }
+            var start = 0
+            while start < items.count {
+                var end = start + 1
+                while end < items.count, items[end].key.0 == items[start].key.0 { end += 1 }
+                if end - start > 1 {
+                    var run = UnsafeMutableBufferPointer(rebasing: items[start..<end])
+                    run.sort { (a: Keyed, b: Keyed) -> Bool in a.key.1 != b.key.1 ? a.key.1 < b.key.1 : a.position < b.position }
+                }
+                start = end
+            }
+        }
         return keyed.map(\.position)
     }
+
+    /// From how many ids ``rowOrder(_:)`` sorts them a byte at a time.
+    static let radixSortedFrom = 64
 
     /// The first position in `ids` (file order) whose id is also at an
     /// earlier one, found in ``rowOrder(_:)`` (`order`), where equal ids are
