@@ -36,12 +36,12 @@ import Testing
     @Test func aMapInHalvesIsTheMap() throws {
         for count in [0, 1, 2, 999, 1_000, 1_001, 4_567] {
             let items = Array(0..<count)
-            #expect(try SideBySide.map(items) { $0 * 2 + 1 } == items.map { $0 * 2 + 1 })
+            #expect(try SideBySide.map(items, leaving: 0) { $0 * 2 + 1 } == items.map { $0 * 2 + 1 })
         }
         let items = Array(0..<3_000)
         for failing in [[10, 2_900], [1_600, 2_900], [2_999]] {
             #expect(throws: Failure(which: failing[0])) {
-                _ = try SideBySide.map(items) { i in if failing.contains(i) { throw Failure(which: i) }; return i }
+                _ = try SideBySide.map(items, leaving: 0) { i in if failing.contains(i) { throw Failure(which: i) }; return i }
             }
         }
     }

@@ -121,7 +121,7 @@ extension ImportCommand {
         guard from == .taskwarrior else { return (try JSONOutput.decodeTasks(data), 0) }
         let tasks = try TaskwarriorReader.read(data)
         let mapping = taskwarrior.options(try CommandContext.loadConfig().taskwarrior)
-        return (try SideBySide.map(tasks) { try TaskwarriorMapping.record($0, mapping) }, tasks.filter { $0.status == .recurring }.count)
+        return (try SideBySide.map(tasks, leaving: TaskJSON(title: "")) { try TaskwarriorMapping.record($0, mapping) }, tasks.filter { $0.status == .recurring }.count)
     }
 }
 

@@ -23,9 +23,9 @@ enum TaskJSONReader {
         }
     }
 
-    /// The file read as two halves at once (``JSONByteReader/arrayInHalves(_:_:)``), or nil.
+    /// The file read as two halves at once (``JSONByteReader/arrayInHalves(_:leaving:_:)``), or nil.
     static func readInHalves(_ bytes: UnsafeBufferPointer<UInt8>) -> [TaskJSON]? {
-        JSONByteReader.arrayInHalves(bytes, readTask)
+        JSONByteReader.arrayInHalves(bytes, leaving: TaskJSON(title: ""), readTask)
     }
 
     /// The keys, as bits, to catch repeats.

@@ -15,6 +15,10 @@ import NextUpCore
 /// `JSONSerialization` writes back for them); any other value is passed
 /// through ``TaskwarriorReader/jsonText(_:key:fail:)`` itself.
 enum TaskwarriorByteReader {
+    /// What the second half of a file read in halves leaves behind as its
+    /// tasks are moved (one shared id, nothing else on the heap).
+    private static let placeholder = TaskwarriorTask(uuid: TaskID("00000000-0000-0000-0000-000000000000")!, description: "", status: .pending)
+
     static func read(_ data: Data) -> [TaskwarriorTask]? {
         data.withUnsafeBytes { raw -> [TaskwarriorTask]? in
             var reader = JSONByteReader(bytes: raw.bindMemory(to: UInt8.self))
@@ -22,7 +26,7 @@ enum TaskwarriorByteReader {
             guard !reader.atEnd else { return nil }  // the other path says the file is empty
             var tasks: [TaskwarriorTask] = []
             if reader.bytes[reader.index] == UInt8(ascii: "[") {
-                if reader.bytes.count >= JSONByteReader.halvesFrom, let tasks = JSONByteReader.arrayInHalves(reader.bytes, task) { return tasks }
+                if reader.bytes.count >= JSONByteReader.halvesFrom, let tasks = JSONByteReader.arrayInHalves(reader.bytes, leaving: placeholder, task) { return tasks }
                 guard let tasks = reader.array(task) else { return nil }
                 reader.skipWhitespace()
                 return reader.atEnd ? tasks : nil

@@ -16,9 +16,13 @@ extension JSONByteReader {
     /// reader is deterministic, so the whole array, read from its start, is
     /// at that same place then, and the second half reads as the rest of it.
     ///
+    /// The second half's items are moved after the first's
+    /// (``Swift/Array/append(moving:leaving:)``, `placeholder` left behind).
+    ///
     /// Contract: when not nil, the result is `array(element)` of the same
     /// bytes, white space around allowed and nothing after.
-    public static func arrayInHalves<T>(_ bytes: UnsafeBufferPointer<UInt8>, _ element: (inout JSONByteReader) -> T?) -> [T]? {
+    public static func arrayInHalves<T>(_ bytes: UnsafeBufferPointer<UInt8>, leaving placeholder: T,
+                                        _ element: (inout JSONByteReader) -> T?) -> [T]? {
         guard let comma = boundary(in: bytes, from: bytes.count / 2) else { return nil }
         let halves = try? SideBySide.run({ () -> [T]? in
             var reader = JSONByteReader(bytes: UnsafeBufferPointer(rebasing: bytes[..<comma]))
@@ -31,8 +35,9 @@ extension JSONByteReader {
             reader.skipWhitespace()
             return reader.atEnd ? items : nil
         })
-        guard let first = halves?.0, let second = halves?.1 else { return nil }
-        return first + second
+        guard var first = halves?.0, var second = halves?.1 else { return nil }
+        first.append(moving: &second, leaving: placeholder)
+        return first
     }
 
     /// The offset of the comma of the first `}` `,` `{` at or after `start`.

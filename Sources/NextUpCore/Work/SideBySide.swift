@@ -25,13 +25,16 @@ public enum SideBySide {
         }
     }
 
-    /// `items.map(transform)`, its two halves at once from `from` items on;
+    /// `items.map(transform)`, its two halves at once from `from` items on
+    /// (the second's results moved after the first's,
+    /// ``Swift/Array/append(moving:leaving:)``, `placeholder` left behind);
     /// throws the error of the first item that fails, as `map` does.
-    public static func map<T, U>(_ items: [T], from: Int = 1_000, _ transform: (T) throws -> U) throws -> [U] {
+    public static func map<T, U>(_ items: [T], from: Int = 1_000, leaving placeholder: U, _ transform: (T) throws -> U) throws -> [U] {
         guard items.count >= max(2, from) else { return try items.map(transform) }
         let middle = items.count / 2
-        let (first, second) = try run({ try items[..<middle].map(transform) }, { try items[middle...].map(transform) })
-        return first + second
+        var (first, second) = try run({ try items[..<middle].map(transform) }, { try items[middle...].map(transform) })
+        first.append(moving: &second, leaving: placeholder)
+        return first
     }
 
     /// The other thread's work and its result, handed over by the

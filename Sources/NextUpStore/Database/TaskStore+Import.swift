@@ -117,7 +117,7 @@ extension TaskStore {
                      rowsWritten: () -> Void = {}) throws -> ImportSummary {
         // Each record is freed as soon as it is planned, so the file's
         // records and their plans are never all in memory at once.
-        var (plans, ids) = try Self.plans(&records)
+        var (plans, ids, marks) = try Self.plans(&records)
         records = []
         // Rows are written in id order (see below); in it, a repeated id is
         // next to its first.
@@ -141,7 +141,7 @@ extension TaskStore {
             let newRows = present.map { p in p.isEmpty ? ids.count : ids.reduce(0) { $0 + (p.contains($1.rawValue) ? 0 : 1) } } ?? 0
             // Every record is a new task and none carries versions (a first
             // import): its rows are made on another thread (below).
-            let firstImport = newRows == ids.count && present != nil && plans.indices.allSatisfy({ plans[$0]?.versions.isEmpty == true })
+            let firstImport = newRows == ids.count && present != nil && !marks.versioned
             // Only when the new rows are at least as many as the table held
             // (building an index again reads every row, old ones too). A
             // first import keeps the narrow indexes up as it inserts: its
@@ -163,7 +163,7 @@ extension TaskStore {
             // instead of landing all over it (a random page per task, each
             // held in the page cache until the commit).
             var nextUpKeys: [Int: String] = [:]
-            for index in plans.indices where plans[index].unsafelyUnwrapped.nextUp {
+            for index in marks.nextUp {
                 bottom = OrderKey.between(try bottom ?? Self.lastNextUpKey(session.db), nil)
                 nextUpKeys[index] = bottom
             }
@@ -252,35 +252,52 @@ extension TaskStore {
         }
     }
 
+    /// What the import asks of its plans as a whole, noted as each is made
+    /// (read from the plans afterwards, each plan was copied out, twice).
+    struct PlanMarks {
+        /// The positions of the records that ask for Next Up, in file order.
+        var nextUp: [Int] = []
+        /// Whether any record carries versions.
+        var versioned = false
+    }
+
     /// Each record's plan, and each plan's id beside it (reading it from a
     /// plan copied the plan out); each record is freed as it is planned. A
     /// large file is planned in two halves at once (``SideBySide``); the
     /// error named is the first record's that fails, as one after another.
-    static func plans(_ records: inout [TaskJSON]) throws -> (plans: [ImportPlan?], ids: [TaskID]) {
+    static func plans(_ records: inout [TaskJSON]) throws -> (plans: [ImportPlan?], ids: [TaskID], marks: PlanMarks) {
         try records.withUnsafeMutableBufferPointer { all in
-            func planned(_ range: Range<Int>) throws -> (plans: [ImportPlan?], ids: [TaskID]) {
+            func planned(_ range: Range<Int>) throws -> (plans: [ImportPlan?], ids: [TaskID], marks: PlanMarks) {
                 var plans: [ImportPlan?] = []
                 plans.reserveCapacity(range.count)
                 var ids: [TaskID] = []
                 ids.reserveCapacity(range.count)
+                var marks = PlanMarks()
                 for i in range {
                     let plan = try plan(exchange(&all[i], with: TaskJSON(title: "")), index: i)
                     ids.append(plan.id)
+                    if plan.nextUp { marks.nextUp.append(i) }
+                    if !plan.versions.isEmpty { marks.versioned = true }
                     plans.append(plan)
                 }
-                return (plans, ids)
+                return (plans, ids, marks)
             }
             guard all.count >= plannedInHalvesFrom else { return try planned(0..<all.count) }
             let middle = all.count / 2
             var (first, second) = try SideBySide.run({ try planned(0..<middle) }, { try planned(middle..<all.count) })
-            first.plans += second.plans
-            first.ids += second.ids
+            first.plans.append(moving: &second.plans, leaving: nil)
+            first.ids.append(moving: &second.ids, leaving: movedID)
+            first.marks.nextUp += second.marks.nextUp
+            first.marks.versioned = first.marks.versioned || second.marks.versioned
             return first
         }
     }
 
     /// From this many records on, they are planned in two halves at once.
     static let plannedInHalvesFrom = 1_000
+
+    /// What the second half's ids leave behind as they are moved after the first's.
+    private static let movedID = TaskID("00000000-0000-0000-0000-000000000000")!
 
     static func plan(_ r: TaskJSON, index: Int) throws -> ImportPlan {
         func fail(_ message: String) -> TaskInputError { TaskInputError("item \(index + 1): \(message)") }
