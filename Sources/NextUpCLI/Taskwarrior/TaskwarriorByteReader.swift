@@ -17,7 +17,7 @@ import NextUpCore
 enum TaskwarriorByteReader {
     /// What the second half of a file read in halves leaves behind as its
     /// tasks are moved (one shared id, nothing else on the heap).
-    private static let placeholder = TaskwarriorTask(uuid: TaskID("00000000-0000-0000-0000-000000000000")!, description: "", status: .pending)
+    private static let placeholder = TaskwarriorTask(uuid: .zero, description: "", status: .pending)
 
     static func read(_ data: Data) -> [TaskwarriorTask]? {
         data.withUnsafeBytes { raw -> [TaskwarriorTask]? in

@@ -13,6 +13,11 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.rawValue = canonical
     }
 
+    /// The nil UUID: no task's identity (a new task's id is random), for a
+    /// value that stands in for none — a placeholder left where a task was
+    /// moved out.
+    public static let zero = TaskID("00000000-0000-0000-0000-000000000000")!
+
     /// A fresh random identity.
     public static func make() -> TaskID {
         TaskID(UUID().uuidString)!

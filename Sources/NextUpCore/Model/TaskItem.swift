@@ -65,7 +65,7 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
         field.isKnown ? newTaskColumns[field.ordinal] : untouched.value(of: field)
     }
 
-    private static let untouched = TaskItem(id: TaskID("00000000-0000-0000-0000-000000000000")!)
+    private static let untouched = TaskItem(id: .zero)
     /// A new task's value of each known field, by its row in the field table
     /// (read once: a new row asks for each column's).
     private static let newTaskColumns = FieldSpec.table.map { untouched.value(of: $0.field) }

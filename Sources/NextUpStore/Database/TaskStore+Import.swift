@@ -286,7 +286,7 @@ extension TaskStore {
             let middle = all.count / 2
             var (first, second) = try SideBySide.run({ try planned(0..<middle) }, { try planned(middle..<all.count) })
             first.plans.append(moving: &second.plans, leaving: nil)
-            first.ids.append(moving: &second.ids, leaving: movedID)
+            first.ids.append(moving: &second.ids, leaving: .zero)
             first.marks.nextUp += second.marks.nextUp
             first.marks.versioned = first.marks.versioned || second.marks.versioned
             return first
@@ -295,9 +295,6 @@ extension TaskStore {
 
     /// From this many records on, they are planned in two halves at once.
     static let plannedInHalvesFrom = 1_000
-
-    /// What the second half's ids leave behind as they are moved after the first's.
-    private static let movedID = TaskID("00000000-0000-0000-0000-000000000000")!
 
     static func plan(_ r: TaskJSON, index: Int) throws -> ImportPlan {
         func fail(_ message: String) -> TaskInputError { TaskInputError("item \(index + 1): \(message)") }

@@ -214,63 +214,10 @@ public final class TaskStore: Sendable {
     static func rowOrder(_ ids: [TaskID]) -> [Int] {
         // Each key beside its position, sorted in place (sorting positions
         // by keys looked up elsewhere was a third slower at 100,000).
-        typealias Keyed = (key: (UInt64, UInt64), position: Int)
-        var keyed: [Keyed] = ids.indices.map { (key: rowKey(ids[$0]), position: $0) }
-        guard keyed.count > radixSortedFrom else {
-            keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
-            return keyed.map(\.position)
-        }
-        // Many ids: sorted by the high half of their keys a byte at a time,
-        // least significant first, each pass stable (its items in the order
-        // the pass before left them), so that items of equal high halves
-        // stay in position order; then each run of equal high halves (ids
-        // that share their first 16 digits: rare) by the low half. A
-        // comparison sort took 3 ms of an import of 10,000 tasks.
-        keyed.withUnsafeMutableBufferPointer { items in
-            var scratch = Array(items)
-            scratch.withUnsafeMutableBufferPointer { other in
-                var from = items, to = other
-                // Each byte's counts, all eight taken in one walk.
-                var counts = [Int](repeating: 0, count: 8 * 256)
-                func digit(_ key: UInt64, _ shift: UInt64) -> Int { Int(truncatingIfNeeded: key >> shift) & 0xFF }
-                for item in from {
-                    for byte in 0..<8 { counts[byte << 8 | digit(item.key.0, UInt64(byte * 8))] += 1 }
-                }
-                for byte in 0..<8 {
-                    let shift = UInt64(byte * 8), base = byte << 8
-                    // A byte all items share leaves them in order.
-                    if counts[base | digit(from[0].key.0, shift)] == from.count { continue }
-                    var start = 0
-                    for digit in 0..<256 {
-                        let n = counts[base | digit]
-                        counts[base | digit] = start
-                        start += n
-                    }
-                    for item in from {
-                        let slot = base | digit(item.key.0, shift)
-                        to[counts[slot]] = item
-                        counts[slot] += 1
-                    }
-                    swap(&from, &to)
-                }
-                if from.baseAddress != items.baseAddress { items.baseAddress!.update(from: from.baseAddress!, count: items.count) }
-            }
-            var start = 0
-            while start < items.count {
-                var end = start + 1
-                while end < items.count, items[end].key.0 == items[start].key.0 { end += 1 }
-                if end - start > 1 {
-                    var run = UnsafeMutableBufferPointer(rebasing: items[start..<end])
-                    run.sort { (a: Keyed, b: Keyed) -> Bool in a.key.1 != b.key.1 ? a.key.1 < b.key.1 : a.position < b.position }
-                }
-                start = end
-            }
-        }
+        var keyed = ids.indices.map { (key: rowKey(ids[$0]), position: $0) }
+        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
         return keyed.map(\.position)
     }
-
-    /// From how many ids ``rowOrder(_:)`` sorts them a byte at a time.
-    static let radixSortedFrom = 64
 
     /// The first position in `ids` (file order) whose id is also at an
     /// earlier one, found in ``rowOrder(_:)`` (`order`), where equal ids are
