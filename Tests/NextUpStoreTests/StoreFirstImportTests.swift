@@ -18,7 +18,7 @@ import Testing
         let queue = try DatabaseQueue(path: StoreLocation(folder: folder).databaseURL.path)
         defer { try? queue.close() }
         return try queue.read { db in
-            var out = try ["application_id", "user_version", "journal_mode", "integrity_check"].map {
+            var out = try ["application_id", "user_version", "journal_mode", "integrity_check", "page_size"].map {
                 "\($0) = \(try String.fetchOne(db, sql: "PRAGMA \($0)") ?? "nil")"
             }
             let objects = try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name")
@@ -67,8 +67,8 @@ import Testing
         // The first line that differs, if any (the whole lists are too long to show).
         let differing = zip(a, b).first { $0 != $1 }
         #expect(differing == nil)
-        #expect(a.prefix(4) == ["application_id = \(StoreSchema.applicationID)", "user_version = \(StoreSchema.currentVersion)",
-                                "journal_mode = wal", "integrity_check = ok"])
+        #expect(a.prefix(5) == ["application_id = \(StoreSchema.applicationID)", "user_version = \(StoreSchema.currentVersion)",
+                                "journal_mode = wal", "integrity_check = ok", "page_size = \(StoreSchema.pageSize)"])
         // Nothing of the building left; the store private to its user.
         #expect(try files(built).allSatisfy { !$0.contains(TaskStore.buildingName) })
         var info = stat()

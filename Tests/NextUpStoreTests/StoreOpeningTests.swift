@@ -19,6 +19,32 @@ import Testing
         #expect(try store.schemaVersion() == StoreSchema.currentVersion)
     }
 
+    /// A new store is made with ``StoreSchema/pageSize`` (SQLite's default is
+    /// 4 KiB); a store made before keeps its own page size when migrated.
+    @Test func aNewStoreHasTheSchemaPageSizeAndAnOldOneKeepsItsOwn() throws {
+        let tmp = TemporaryFolder()
+        func pageSize(_ store: TaskStore) throws -> Int { try store.database.read { try Int.fetchOne($0, sql: "PRAGMA page_size")! } }
+        let fresh = try TaskStore.open(StoreLocation(folder: tmp.path("fresh")))
+        #expect(try pageSize(fresh) == StoreSchema.pageSize)
+        #expect(StoreSchema.pageSize != 4_096)
+
+        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+        let old = StoreLocation(folder: tmp.path("old"))
+        try FileManager.default.createDirectory(at: old.folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("schema-v1.sqlite"), to: old.databaseURL)
+        let migrated = try TaskStore.open(old)
+        #expect(try migrated.schemaVersion() == StoreSchema.currentVersion)
+        #expect(try pageSize(migrated) == 4_096)
+        #expect(try migrated.allTasks().count == 5)
+    }
+
+    /// The tables and indexes of a store, as SQLite keeps their definitions.
+    func schema(_ store: TaskStore) throws -> [String] {
+        try store.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").map { "\($0)" }
+        }
+    }
+
     func expectRefusedAndUntouched(_ bytes: Data, _ check: (StoreError) -> Bool) throws {
         let tmp = TemporaryFolder()
         let location = StoreLocation(folder: tmp.url)
@@ -90,6 +116,10 @@ import Testing
         }
         _ = try store.add(TaskDraft(title: "still writable"))
         #expect(try store.openCount() == 4)
+        // Migrated, it has exactly the tables and indexes of a new store
+        // (v7 made the lists' index again, `created` second).
+        let fresh = try TaskStore.open(StoreLocation(folder: tmp.path("fresh")))
+        #expect(try schema(store) == schema(fresh))
     }
 
     /// Schema v5 rewrites the versions column and the outbox (half the bytes

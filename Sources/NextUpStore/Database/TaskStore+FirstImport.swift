@@ -84,6 +84,7 @@ extension TaskStore {
                 // Nobody else can see this file: nothing to roll back to (a
                 // failure throws the file away) and nothing to sync until the end.
                 try queue.writeWithoutTransaction { db in
+                    try StoreSchema.setPageSizeIfEmpty(db)
                     try db.execute(sql: "PRAGMA journal_mode = OFF")
                     try db.execute(sql: "PRAGMA synchronous = OFF")
                 }

@@ -78,6 +78,7 @@ public final class TaskStore: Sendable {
                 // transactions) then commit without a sync each — in the
                 // rollback journal, three each, 9 ms of an import of 10,000.
                 try queue.writeWithoutTransaction { db in
+                    try StoreSchema.setPageSizeIfEmpty(db)
                     if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
                         try db.execute(sql: "PRAGMA journal_mode = WAL")
                     }
