@@ -21,6 +21,9 @@ import Testing
                 guard export.file == nil, export.to == nil, taskwarrior.urgencyFrom == nil, taskwarrior.durationFrom == nil,
                       !taskwarrior.categoryFromProject, !taskwarrior.categoryFromTopProject else { return nil }
                 return QuickCommandLine(command: .export, folders: export.global.folders)
+            case let add as AddCommand:
+                return QuickCommandLine(command: .add, json: add.json, folders: add.global.folders,
+                                        title: add.title, fields: add.given, tags: add.tags, next: add.next)
             default: return nil
             }
         } catch {
@@ -56,12 +59,47 @@ import Testing
         #expect(declinedCommands > 0)
     }
 
+    /// `add`'s words: title words, its options and flags, values of each
+    /// kind, the folder options, and words the parser or the checks before
+    /// it treat apart.
+    static let addWords = [
+        "Buy", "milk ☕", "a=b", "help", "count", "", "é", "--urgency", "urgent", "--importance=2", "--importance", "2", "--duration", "1h30m",
+        "--category", "Home", "--category=", "--due", "tomorrow", "-3d", "--notes", "--notes=-n", "--tag", "--tag", "home", "--tag=x y",
+        "--next", "--next=1", "--no-next", "--json", "--title", "-dash", "-h", "--help", "--", "--urgency=", "--store", "/tmp/x", "--peer=/p",
+    ]
+
+    @Test func everyAddLineItAnswersForParsesTheSameWayThroughTheParser() {
+        var generator = SeededRandom(seed: 0x6164_64)
+        var answered = 0, declined = 0
+        for _ in 0..<800 {
+            let count = Int(generator.next() % 7)
+            let arguments = ["add"] + (0..<count).map { _ in Self.addWords[Int(generator.next() % UInt64(Self.addWords.count))] }
+            let quick = QuickCommandLine.parse(arguments)
+            let real = Self.parsed(arguments)
+            if let quick {
+                answered += 1
+                #expect(quick == real, "\(arguments)")
+            } else if real != nil {
+                declined += 1
+            }
+        }
+        #expect(answered > 100, "\(answered) answered")
+        #expect(declined > 0)
+    }
+
     @Test func theLinesAPromptRuns() {
         #expect(QuickCommandLine.parse(["count"]) == QuickCommandLine(command: .count))
         #expect(QuickCommandLine.parse(["next", "--json"]) == QuickCommandLine(command: .next, json: true))
         #expect(QuickCommandLine.parse(["count", "--store", "/s", "--json", "--peer=/p"])
                 == QuickCommandLine(command: .count, json: true, folders: FolderOptions(store: "/s", peer: "/p")))
         #expect(QuickCommandLine.parse(["export", "--store", "/s"]) == QuickCommandLine(command: .export, folders: FolderOptions(store: "/s")))
+        #expect(QuickCommandLine.parse(["add", "Buy", "milk", "--urgency", "urgent", "--tag", "a", "--tag=b", "--next", "--store", "/s"])
+                == QuickCommandLine(command: .add, folders: FolderOptions(store: "/s"), title: ["Buy", "milk"], fields: ["urgency": "urgent"],
+                                    tags: ["a", "b"], next: true))
+        for declined in [["add"], ["add", "--urgency", "urgent"], ["add", "x", "--due", "-3d"], ["add", "--", "-x"], ["add", "-dash"], ["add", "x", "--notes"],
+                         ["add", "x", "--help"], ["add", "x", "--next=yes"], ["add", "x", "--due", "a", "--due", "b"], ["count", "--next"], ["next", "word"]] {
+            #expect(QuickCommandLine.parse(declined) == nil, "\(declined)")
+        }
         for declined in [[], ["list"], ["export", "--json"], ["export", "out.json"], ["export", "-"], ["export", "--to", "taskwarrior"], ["count", "--store", ""], ["--store", "/s", "count"], ["count", "--json", "--json"],
                          ["count", "--store", "-x"], ["count", "--help"], ["count", "extra"], ["next", "--json=true"]] {
             #expect(QuickCommandLine.parse(declined) == nil, "\(declined)")

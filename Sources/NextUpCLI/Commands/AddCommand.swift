@@ -24,11 +24,17 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
+        try Self.run(global.folders, title: title, fields: given, tags: tags, next: next, json: json)
+    }
+
+    /// What `run()` does with the parsed values (``QuickCommandLine`` calls
+    /// it too): `fields` are the field options by their field-table names.
+    static func run(_ folders: FolderOptions, title: [String], fields: [String: String], tags: [String], next: Bool, json: Bool) throws {
         var draft = try TaskDraft(title: title.joined(separator: " "))
-        for (field, value) in try FieldOptions.values(given) where value != .null { draft.values[field] = value }
+        for (field, value) in try FieldOptions.values(fields) where value != .null { draft.values[field] = value }
         draft.tags = try FieldOptions.tags(tags)
         draft.nextUp = next
-        let context = try CommandContext.open(global)
+        let context = try CommandContext.open(folders)
         let task = try context.store.add(draft)
         context.didChangeTasks()
         print(json ? try JSONOutput.string(task) : task.id.rawValue)

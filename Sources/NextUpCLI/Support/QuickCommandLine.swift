@@ -1,10 +1,11 @@
 /// The command lines a shell prompt or a status bar runs many times a minute —
-/// `count` and `next`, with `--json` and the folder options — and a plain
-/// `export` to standard output, recognised without swift-argument-parser.
+/// `count` and `next`, with `--json` and the folder options — a plain
+/// `export` to standard output, and `add` (a title and its field options, the
+/// line typed or scripted most), recognised without swift-argument-parser.
 ///
 /// Contract: when ``parse(_:)`` returns a line, `NextUpCommand.parseAsRoot`
 /// gives the same command (``CountCommand``, ``NextCommand``,
-/// ``ExportCommand`` with no file and no other format) with the same values,
+/// ``ExportCommand`` with no file and no other format, ``AddCommand``) with the same values,
 /// and neither ``DashedWord`` nor ``TaskwarriorSpelling`` objects to it;
 /// ``run()`` then does what that command's `run()` does (both call the
 /// command's static `run`). Whatever it is not sure of — another command,
@@ -16,13 +17,23 @@
 /// Why: the parser builds its argument sets by reflection, and the Swift
 /// runtime's first look-up of each (type, protocol) pair scans every
 /// conformance record of the binary; that was 60% of an empty store's `count`
-/// (12.6M of 21.1M instructions), for a command whose grammar is five words.
+/// (12.6M of 21.1M instructions), for a command whose grammar is five words,
+/// and two thirds of an `add`'s CPU time.
 struct QuickCommandLine: Equatable {
-    enum Command: Equatable { case count, next, export }
+    enum Command: Equatable { case count, next, export, add }
 
     var command: Command
     var json = false
     var folders = FolderOptions()
+    /// `add`'s title words, field options (by their field-table names, as
+    /// ``AddCommand``'s `given`), tags in the order given, and `--next`.
+    var title: [String] = []
+    var fields: [String: String] = [:]
+    var tags: [String] = []
+    var next = false
+
+    /// `add`'s options that take a value, each a field of the table.
+    static let addFields: Set<Substring> = ["--urgency", "--importance", "--duration", "--category", "--due", "--notes"]
 
     /// The line, when it is one of the few this type answers for; else nil.
     static func parse(_ arguments: [String]) -> QuickCommandLine? {
@@ -32,11 +43,19 @@ struct QuickCommandLine: Equatable {
         case "count": line = QuickCommandLine(command: .count)
         case "next": line = QuickCommandLine(command: .next)
         case "export": line = QuickCommandLine(command: .export)
+        case "add": line = QuickCommandLine(command: .add)
         default: return nil
         }
-        var seen: [Substring] = []  // a word given twice goes to the parser
+        var seen: [Substring] = []  // a word given twice goes to the parser (but `--tag`)
         var rest = arguments.dropFirst()
         while let word = rest.popFirst() {
+            guard word.hasPrefix("--") else {
+                // A title word; anything else that starts with `-` (a short
+                // option, a dashed word) is the parser's, or DashedWord's.
+                guard line.command == .add, !word.isEmpty, !word.hasPrefix("-") else { return nil }
+                line.title.append(word)
+                continue
+            }
             let name: Substring, value: String?
             if let equals = word.firstIndex(of: "=") {
                 name = word[..<equals]
@@ -46,14 +65,28 @@ struct QuickCommandLine: Equatable {
                 value = nil
             }
             guard !seen.contains(name) else { return nil }
-            seen.append(name)
+            if name != "--tag" { seen.append(name) }
+            // The option's value: after `=`, or the next word when it is
+            // not empty and does not start with `-`.
+            func given() -> String? {
+                guard let given = value ?? rest.popFirst(), !given.isEmpty, value != nil || !given.hasPrefix("-") else { return nil }
+                return given
+            }
             switch name {
             case "--json":
                 guard value == nil, line.command != .export else { return nil }
                 line.json = true
+            case "--next" where line.command == .add:
+                guard value == nil else { return nil }
+                line.next = true
+            case "--tag" where line.command == .add:
+                guard let tag = given() else { return nil }
+                line.tags.append(tag)
+            case _ where line.command == .add && addFields.contains(name):
+                guard let field = given() else { return nil }
+                line.fields[String(name.dropFirst(2))] = field
             case "--store", "--peer", "--vdir":
-                guard let given = value ?? rest.popFirst(), !given.isEmpty,
-                      value != nil || !given.hasPrefix("-") else { return nil }
+                guard let given = given() else { return nil }
                 switch name {
                 case "--store": line.folders.store = given
                 case "--peer": line.folders.peer = given
@@ -63,6 +96,8 @@ struct QuickCommandLine: Equatable {
                 return nil
             }
         }
+        // `add` needs a title (the parser names a missing one).
+        guard line.command != .add || !line.title.isEmpty else { return nil }
         return line
     }
 
@@ -72,6 +107,7 @@ struct QuickCommandLine: Equatable {
         case .count: try CountCommand.run(folders, json: json)
         case .next: try NextCommand.run(folders, json: json)
         case .export: try ExportCommand.run(folders, file: nil)
+        case .add: try AddCommand.run(folders, title: title, fields: fields, tags: tags, next: next, json: json)
         }
     }
 }
