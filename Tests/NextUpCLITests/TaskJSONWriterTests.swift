@@ -169,5 +169,12 @@ import Testing
         let order = rows.exportOrder().map { String(decoding: rows[$0].id, as: UTF8.self) }
         #expect(order == expected)
         #expect(next.count > 1 && rest.count > 1)
+        // The rows as `export` reads them (each asked for ahead) are those
+        // rows, and write the same text as the rows looked up one by one.
+        let positions = rows.exportOrder()
+        let inOrder = rows.rows(in: positions)
+        #expect(inOrder.map { String(decoding: $0.id, as: UTF8.self) } == expected)
+        #expect(try Self.streamed(inOrder, versions: true) == Self.streamed(positions.lazy.map { rows[$0] }, versions: true))
+        #expect(rows.rows(in: Array(positions.prefix(3))).count == 3 && rows.rows(in: []).isEmpty)
     }
 }

@@ -36,7 +36,7 @@ struct ExportCommand: ParsableCommand {
         // rest oldest first (``TaskRowBuffer/exportOrder()``).
         let rows = try context.store.allTaskRows()
         defer { ListsKeptUntilExit.shared.keep(rows) }
-        let ordered = rows.exportOrder().lazy.map { rows[$0] }
+        let ordered = rows.rows(in: rows.exportOrder())
         guard let file, file != "-" else {
             try FDOutput.standardOutput { try TaskJSONWriter.stream(ordered, pretty: true, versions: true, to: &$0) }
             return

@@ -1,0 +1,3 @@
+// The hints are inline functions in include/CMemoryHints.h; a C target needs
+// one source file.
+#include "CMemoryHints.h"
