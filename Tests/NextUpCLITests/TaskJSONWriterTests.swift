@@ -156,6 +156,23 @@ import Testing
         }
     }
 
+    /// `list --json` written from the open rows in ``TaskStore/openTaskRows(nowMillis:)``'s
+    /// order is the text written from the tasks ``TaskStore/tasks(_:nowMillis:)``
+    /// lists: the same tasks, in the same order (Core's, run on items holding
+    /// only ``TaskOrdering/fields``), with the same `modified`.
+    @Test(arguments: [6, 7] as [UInt64]) func theOpenRowsInListOrderWriteWhatTheListedTasksWrite(seed: UInt64) throws {
+        let (store, folder) = try Self.randomStore(seed: seed, count: 400)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A "now" that puts some due dates in the score's ramp.
+        let now: Int64 = 1_790_000_000_000
+        let listed = try store.tasks(TaskFilter(scope: .open, versions: .newest), nowMillis: now)
+        let (rows, order) = try store.openTaskRows(nowMillis: now)
+        #expect(order.map { String(decoding: rows[$0].id, as: UTF8.self) } == listed.map(\.id.rawValue))
+        #expect(try Self.streamed(rows.rows(in: order), versions: false) == Self.streamed(listed, versions: false))
+        let all = try store.allTasks().count
+        #expect(listed.count > 100 && listed.contains(where: \.isNextUp) && listed.count < all)
+    }
+
     /// `export`'s order on the columns is Core's: Next Up in its order, then
     /// every other task oldest first.
     @Test(arguments: [4, 5] as [UInt64]) func theExportOrderIsCoresOrder(seed: UInt64) throws {

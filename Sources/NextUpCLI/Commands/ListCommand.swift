@@ -33,6 +33,15 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let scope: TaskFilter.Scope = all ? .all : done ? .done : deleted ? .deleted : tbd ? .tbd : .open
         let context = try CommandContext.open(global)
+        if json && scope == .open && category == nil && tag == nil && filter == nil && sort == nil {
+            // The whole open list as JSON: written from the stored rows in
+            // the list's order, like `export`, without a TaskItem per task.
+            let (rows, order) = try context.store.openTaskRows()
+            defer { ListsKeptUntilExit.shared.keep(rows) }
+            let shown = limit.map { Array(order.prefix($0)) } ?? order
+            try FDOutput.standardOutput { try TaskJSONWriter.stream(rows.rows(in: shown), pretty: true, versions: false, to: &$0) }
+            return
+        }
         // The table shows no versions; JSON's `modified` is the newest of them.
         var tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag), versions: json ? .newest : .none))
         if let filter {

@@ -19,6 +19,12 @@ public enum BacklogSort: String, CaseIterable, Sendable {
 /// The two lists' orders (DESIGN.md §2). Deterministic: every comparison ends
 /// in a tie-break by creation time, then id.
 public enum TaskOrdering {
+    /// Every field the orders below read (with the id): a task holding only
+    /// these is ordered as the whole task (a whole-set read orders tasks
+    /// made of them and writes the stored rows; a test holds the two to
+    /// the same order).
+    public static let fields: [TaskField] = [.nextUp, .importance, .urgency, .due, .duration, .created, .done, .deleted]
+
     /// Which list a task belongs to, if any: open tasks only.
     public static func isBacklog(_ t: TaskItem) -> Bool { t.isOpen && !t.isNextUp }
     public static func isNextUp(_ t: TaskItem) -> Bool { t.isOpen && t.isNextUp }

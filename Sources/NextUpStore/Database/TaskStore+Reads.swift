@@ -103,10 +103,27 @@ extension TaskStore {
     /// (``TaskRowBuffer``): what ``allTasks()`` reads, for a whole-set
     /// export that writes each task once without a ``TaskItem``.
     public func allTaskRows() throws -> TaskRowBuffer {
+        try taskRows(where: nil)
+    }
+
+    /// The open tasks as stored rows, and the positions of the rows in the
+    /// order ``tasks(_:nowMillis:)`` returns the open tasks in: Next Up, then
+    /// the Backlog ranked — Core's orders, run on each row's
+    /// ``TaskColumns/orderingItem`` (no title, notes or versions made). For a
+    /// whole list written from its columns (`list --json`).
+    public func openTaskRows(nowMillis: Int64? = nil) throws -> (rows: TaskRowBuffer, order: [Int]) {
+        let now = nowMillis ?? clock.nowMillis()
+        let rows = try taskRows(where: ListSQL.openScanned)
+        let items = (0..<rows.count).map { rows[$0].orderingItem }
+        return (rows, TaskOrdering.nextUpOrder(items) + TaskOrdering.backlogOrder(items, nowMillis: now))
+    }
+
+    /// The rows `condition` (SQL; nil: every row) keeps, in id order.
+    private func taskRows(where condition: String?) throws -> TaskRowBuffer {
         try database.read { db in
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0, pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             let rows = TaskRowBuffer(byteCapacity: pages * pageSize)
-            let statement = try db.makeStatement(sql: "SELECT \(TaskRow.columns) FROM task ORDER BY id")
+            let statement = try db.makeStatement(sql: "SELECT \(TaskRow.columns) FROM task \(condition.map { "WHERE \($0) " } ?? "")ORDER BY id")
             let cursor = try Row.fetchCursor(statement)
             while try cursor.next() != nil { rows.append(statement.sqliteStatement) }
             return rows

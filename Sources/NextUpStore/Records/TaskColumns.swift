@@ -51,6 +51,20 @@ public struct TaskColumns {
         return VersionsColumn.forEachVersion(text, replicas: &buffer.replicas, body)
     }
 
+    /// The task with its id and ``TaskOrdering/fields`` only: what the
+    /// lists' orders read, without the texts they do not.
+    public var orderingItem: TaskItem {
+        var item = TaskItem(id: TaskID(String(decoding: id, as: UTF8.self))!)
+        for field in TaskOrdering.fields {
+            switch field.spec!.kind {
+            case .text: if let bytes = text(field) { item.restore(field, to: .string(String(decoding: bytes, as: UTF8.self))) }
+            case .integer: if let n = integer(field) { item.restore(field, to: .int(n)) }
+            case .boolean: if let n = integer(field) { item.restore(field, to: .bool(n != 0)) }
+            }
+        }
+        return item
+    }
+
     /// Whether the task is in Next Up (``TaskOrdering/isNextUp(_:)``: open,
     /// with an order key).
     var isNextUp: Bool {
