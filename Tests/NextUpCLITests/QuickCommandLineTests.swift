@@ -21,6 +21,11 @@ import Testing
                 guard export.file == nil, export.to == nil, taskwarrior.urgencyFrom == nil, taskwarrior.durationFrom == nil,
                       !taskwarrior.categoryFromProject, !taskwarrior.categoryFromTopProject else { return nil }
                 return QuickCommandLine(command: .export, folders: export.global.folders)
+            case let command as ImportCommand:
+                let taskwarrior = command.taskwarrior
+                guard command.from == nil, taskwarrior.urgencyFrom == nil, taskwarrior.durationFrom == nil,
+                      !taskwarrior.categoryFromProject, !taskwarrior.categoryFromTopProject else { return nil }
+                return QuickCommandLine(command: .importFile, folders: command.global.folders, file: command.file, overwrite: command.overwrite)
             case let add as AddCommand:
                 return QuickCommandLine(command: .add, json: add.json, folders: add.global.folders,
                                         title: add.title, fields: add.given, tags: add.tags, next: add.next)
@@ -87,6 +92,32 @@ import Testing
         #expect(declined > 0)
     }
 
+    /// `import`'s words: files, its flag, the other format and its options,
+    /// standard input, the folder options.
+    static let importWords = [
+        "tasks.json", "b.json", "-", "--overwrite", "--overwrite=1", "--from", "taskwarrior", "--from=taskwarrior", "--urgency-from", "next",
+        "--category-from-top-project", "--store", "/tmp/x", "--peer=/p", "--json", "", "--", "-h", "--help", "é",
+    ]
+
+    @Test func everyImportLineItAnswersForParsesTheSameWayThroughTheParser() {
+        var generator = SeededRandom(seed: 0x696d_70)
+        var answered = 0, declined = 0
+        for _ in 0..<500 {
+            let count = Int(generator.next() % 5)
+            let arguments = ["import"] + (0..<count).map { _ in Self.importWords[Int(generator.next() % UInt64(Self.importWords.count))] }
+            let quick = QuickCommandLine.parse(arguments)
+            let real = Self.parsed(arguments)
+            if let quick {
+                answered += 1
+                #expect(quick == real, "\(arguments)")
+            } else if real != nil {
+                declined += 1
+            }
+        }
+        #expect(answered > 25, "\(answered) answered")
+        #expect(declined > 0)
+    }
+
     @Test func theLinesAPromptRuns() {
         #expect(QuickCommandLine.parse(["count"]) == QuickCommandLine(command: .count))
         #expect(QuickCommandLine.parse(["next", "--json"]) == QuickCommandLine(command: .next, json: true))
@@ -96,6 +127,11 @@ import Testing
         #expect(QuickCommandLine.parse(["add", "Buy", "milk", "--urgency", "urgent", "--tag", "a", "--tag=b", "--next", "--store", "/s"])
                 == QuickCommandLine(command: .add, folders: FolderOptions(store: "/s"), title: ["Buy", "milk"], fields: ["urgency": "urgent"],
                                     tags: ["a", "b"], next: true))
+        #expect(QuickCommandLine.parse(["import", "tasks.json", "--overwrite", "--store=/s"])
+                == QuickCommandLine(command: .importFile, folders: FolderOptions(store: "/s"), file: "tasks.json", overwrite: true))
+        for declined in [["import"], ["import", "-"], ["import", "a.json", "b.json"], ["import", "a.json", "--from", "taskwarrior"], ["import", "a.json", "--json"]] {
+            #expect(QuickCommandLine.parse(declined) == nil, "\(declined)")
+        }
         for declined in [["add"], ["add", "--urgency", "urgent"], ["add", "x", "--due", "-3d"], ["add", "--", "-x"], ["add", "-dash"], ["add", "x", "--notes"],
                          ["add", "x", "--help"], ["add", "x", "--next=yes"], ["add", "x", "--due", "a", "--due", "b"], ["count", "--next"], ["next", "word"]] {
             #expect(QuickCommandLine.parse(declined) == nil, "\(declined)")

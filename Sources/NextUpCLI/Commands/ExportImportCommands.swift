@@ -66,6 +66,14 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var taskwarrior: TaskwarriorOptions
 
     func run() throws {
+        try Self.run(global.folders, file: file, overwrite: overwrite) { try readRecords() }
+    }
+
+    /// What `run()` does, however its command line was parsed
+    /// (``QuickCommandLine`` takes a plain `import FILE`): `readRecords`
+    /// gives the file's records and how many recurring templates it held.
+    static func run(_ folders: FolderOptions, file: String, overwrite: Bool,
+                    readRecords: () throws -> (records: [TaskJSON], templates: Int)) throws {
         var (count, templates) = (0, 0)
         func read() throws -> [TaskJSON] {
             let (records, recurring) = try readRecords()
@@ -78,7 +86,7 @@ struct ImportCommand: ParsableCommand {
         // them once planned (TaskStore.openImporting).
         var pending: [TaskJSON]? = isRegularFile(file) ? nil : try read()
         var imported: TaskStore.ImportSummary?
-        let context = try CommandContext.open(global.folders) { location in
+        let context = try CommandContext.open(folders) { location in
             let opened = try TaskStore.openImporting(location, overwrite: overwrite) { try pending.take() ?? read() }
             imported = opened.summary
             return opened.store
@@ -98,27 +106,33 @@ struct ImportCommand: ParsableCommand {
 
 extension ImportCommand {
     /// Whether `path` names a regular file (not `-`, a pipe or a device).
-    func isRegularFile(_ path: String) -> Bool {
+    static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
         return path != "-" && stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// The bytes of `file` (`-`: standard input).
+    static func contents(of file: String) throws -> Data {
+        if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file, isDirectory: &isDir), !isDir.boolValue,
+              let data = FileManager.default.contents(atPath: file) else {
+            throw CLIError("import: cannot read \(file)")
+        }
+        return data
+    }
+
+    /// The records of `file` in nextup's own format (no recurring templates).
+    static func nextupRecords(_ file: String) throws -> (records: [TaskJSON], templates: Int) {
+        (try JSONOutput.decodeTasks(contents(of: file)), 0)
     }
 
     /// The file's records (and how many recurring templates it held). The
     /// file's bytes and any intermediate form are freed on return, before the
     /// store is written.
     func readRecords() throws -> (records: [TaskJSON], templates: Int) {
-        let data: Data
-        if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &isDir), !isDir.boolValue,
-                  let d = FileManager.default.contents(atPath: file) else {
-                throw CLIError("import: cannot read \(file)")
-            }
-            data = d
-        }
-        guard from == .taskwarrior else { return (try JSONOutput.decodeTasks(data), 0) }
+        guard from == .taskwarrior else { return try Self.nextupRecords(file) }
+        let data = try Self.contents(of: file)
         let tasks = try TaskwarriorReader.read(data)
         let mapping = taskwarrior.options(try CommandContext.loadConfig().taskwarrior)
         return (try SideBySide.map(tasks, leaving: TaskJSON(title: "")) { try TaskwarriorMapping.record($0, mapping) }, tasks.filter { $0.status == .recurring }.count)

@@ -1,11 +1,13 @@
 /// The command lines a shell prompt or a status bar runs many times a minute —
 /// `count` and `next`, with `--json` and the folder options — a plain
-/// `export` to standard output, and `add` (a title and its field options, the
-/// line typed or scripted most), recognised without swift-argument-parser.
+/// `export` to standard output, `add` (a title and its field options, the
+/// line typed or scripted most) and a plain `import FILE` (nextup's format,
+/// `--overwrite`), recognised without swift-argument-parser.
 ///
 /// Contract: when ``parse(_:)`` returns a line, `NextUpCommand.parseAsRoot`
 /// gives the same command (``CountCommand``, ``NextCommand``,
-/// ``ExportCommand`` with no file and no other format, ``AddCommand``) with the same values,
+/// ``ExportCommand`` with no file and no other format, ``AddCommand``,
+/// ``ImportCommand`` of a file in nextup's format) with the same values,
 /// and neither ``DashedWord`` nor ``TaskwarriorSpelling`` objects to it;
 /// ``run()`` then does what that command's `run()` does (both call the
 /// command's static `run`). Whatever it is not sure of — another command,
@@ -20,7 +22,7 @@
 /// (12.6M of 21.1M instructions), for a command whose grammar is five words,
 /// and two thirds of an `add`'s CPU time.
 struct QuickCommandLine: Equatable {
-    enum Command: Equatable { case count, next, export, add }
+    enum Command: Equatable { case count, next, export, add, importFile }
 
     var command: Command
     var json = false
@@ -31,6 +33,9 @@ struct QuickCommandLine: Equatable {
     var fields: [String: String] = [:]
     var tags: [String] = []
     var next = false
+    /// `import`'s file and `--overwrite`.
+    var file: String?
+    var overwrite = false
 
     /// `add`'s options that take a value, each a field of the table.
     static let addFields: Set<Substring> = ["--urgency", "--importance", "--duration", "--category", "--due", "--notes"]
@@ -44,16 +49,22 @@ struct QuickCommandLine: Equatable {
         case "next": line = QuickCommandLine(command: .next)
         case "export": line = QuickCommandLine(command: .export)
         case "add": line = QuickCommandLine(command: .add)
+        case "import": line = QuickCommandLine(command: .importFile)
         default: return nil
         }
         var seen: [Substring] = []  // a word given twice goes to the parser (but `--tag`)
         var rest = arguments.dropFirst()
         while let word = rest.popFirst() {
             guard word.hasPrefix("--") else {
-                // A title word; anything else that starts with `-` (a short
-                // option, a dashed word) is the parser's, or DashedWord's.
-                guard line.command == .add, !word.isEmpty, !word.hasPrefix("-") else { return nil }
-                line.title.append(word)
+                // A title word, or the file; anything else that starts with
+                // `-` (a short option, a dashed word, standard input) is the
+                // parser's, or DashedWord's.
+                guard !word.isEmpty, !word.hasPrefix("-") else { return nil }
+                switch line.command {
+                case .add: line.title.append(word)
+                case .importFile where line.file == nil: line.file = word
+                default: return nil
+                }
                 continue
             }
             let name: Substring, value: String?
@@ -74,8 +85,11 @@ struct QuickCommandLine: Equatable {
             }
             switch name {
             case "--json":
-                guard value == nil, line.command != .export else { return nil }
+                guard value == nil, line.command != .export, line.command != .importFile else { return nil }
                 line.json = true
+            case "--overwrite" where line.command == .importFile:
+                guard value == nil else { return nil }
+                line.overwrite = true
             case "--next" where line.command == .add:
                 guard value == nil else { return nil }
                 line.next = true
@@ -96,8 +110,8 @@ struct QuickCommandLine: Equatable {
                 return nil
             }
         }
-        // `add` needs a title (the parser names a missing one).
-        guard line.command != .add || !line.title.isEmpty else { return nil }
+        // `add` needs a title, `import` a file (the parser names a missing one).
+        guard line.command != .add || !line.title.isEmpty, line.command != .importFile || line.file != nil else { return nil }
         return line
     }
 
@@ -108,6 +122,9 @@ struct QuickCommandLine: Equatable {
         case .next: try NextCommand.run(folders, json: json)
         case .export: try ExportCommand.run(folders, file: nil)
         case .add: try AddCommand.run(folders, title: title, fields: fields, tags: tags, next: next, json: json)
+        case .importFile:
+            let file = file!
+            try ImportCommand.run(folders, file: file, overwrite: overwrite) { try ImportCommand.nextupRecords(file) }
         }
     }
 }
