@@ -43,25 +43,35 @@ import Testing
     ]
 
     @Test func everyLineItAnswersForParsesTheSameWayThroughTheParser() {
-        var generator = SeededRandom(seed: 0x7175_6963_6b)
-        var answered = 0, declinedCommands = 0
-        for _ in 0..<1500 {
-            let count = 1 + Int(generator.next() % 6)
-            var arguments = (0..<count).map { _ in Self.words[Int(generator.next() % UInt64(Self.words.count))] }
-            if generator.next() % 2 == 0 { arguments[0] = ["count", "next", "export"][Int(generator.next() % 3)] }
+        // Lines that do not start with a command are never answered
+        // (``theLinesAPromptRuns()``); these all do.
+        let (answered, declined) = Self.compare(["count", "next", "export"], words: Self.words, most: 5, lines: 1000, seed: 0x7175_6963_6b)
+        // The vocabulary reaches both sides: many lines are answered, and some
+        // that the parser takes are left to it (a value that starts with '-').
+        #expect(answered > 150, "\(answered) answered")
+        #expect(declined > 0)
+    }
+
+    /// `lines` random lines, each one of `commands` followed by up to `most`
+    /// of `words`: every one the quick form answers for is the parser's
+    /// reading. Returns how many it answered, and how many the parser took
+    /// that it left to the parser.
+    static func compare(_ commands: [String], words: [String], most: Int, lines: Int, seed: UInt64) -> (answered: Int, declined: Int) {
+        var generator = SeededRandom(seed: seed)
+        var answered = 0, declined = 0
+        for _ in 0..<lines {
+            let count = Int(generator.next() % UInt64(most + 1))
+            let arguments = [commands[Int(generator.next() % UInt64(commands.count))]] + (0..<count).map { _ in words[Int(generator.next() % UInt64(words.count))] }
             let quick = QuickCommandLine.parse(arguments)
             let real = Self.parsed(arguments)
             if let quick {
                 answered += 1
                 #expect(quick == real, "\(arguments)")
             } else if real != nil {
-                declinedCommands += 1
+                declined += 1
             }
         }
-        // The vocabulary reaches both sides: many lines are answered, and some
-        // that the parser takes are left to it (a value that starts with '-').
-        #expect(answered > 150, "\(answered) answered")
-        #expect(declinedCommands > 0)
+        return (answered, declined)
     }
 
     /// `add`'s words: title words, its options and flags, values of each
@@ -74,20 +84,7 @@ import Testing
     ]
 
     @Test func everyAddLineItAnswersForParsesTheSameWayThroughTheParser() {
-        var generator = SeededRandom(seed: 0x6164_64)
-        var answered = 0, declined = 0
-        for _ in 0..<800 {
-            let count = Int(generator.next() % 7)
-            let arguments = ["add"] + (0..<count).map { _ in Self.addWords[Int(generator.next() % UInt64(Self.addWords.count))] }
-            let quick = QuickCommandLine.parse(arguments)
-            let real = Self.parsed(arguments)
-            if let quick {
-                answered += 1
-                #expect(quick == real, "\(arguments)")
-            } else if real != nil {
-                declined += 1
-            }
-        }
+        let (answered, declined) = Self.compare(["add"], words: Self.addWords, most: 6, lines: 800, seed: 0x6164_64)
         #expect(answered > 100, "\(answered) answered")
         #expect(declined > 0)
     }
@@ -100,20 +97,7 @@ import Testing
     ]
 
     @Test func everyImportLineItAnswersForParsesTheSameWayThroughTheParser() {
-        var generator = SeededRandom(seed: 0x696d_70)
-        var answered = 0, declined = 0
-        for _ in 0..<500 {
-            let count = Int(generator.next() % 5)
-            let arguments = ["import"] + (0..<count).map { _ in Self.importWords[Int(generator.next() % UInt64(Self.importWords.count))] }
-            let quick = QuickCommandLine.parse(arguments)
-            let real = Self.parsed(arguments)
-            if let quick {
-                answered += 1
-                #expect(quick == real, "\(arguments)")
-            } else if real != nil {
-                declined += 1
-            }
-        }
+        let (answered, declined) = Self.compare(["import"], words: Self.importWords, most: 4, lines: 500, seed: 0x696d_70)
         #expect(answered > 25, "\(answered) answered")
         #expect(declined > 0)
     }
