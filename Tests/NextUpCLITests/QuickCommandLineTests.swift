@@ -83,6 +83,15 @@ import Testing
         "--next", "--next=1", "--no-next", "--json", "--title", "-dash", "-h", "--help", "--", "--urgency=", "--store", "/tmp/x", "--peer=/p",
     ]
 
+    /// The field options the quick form takes for `add` are the parser's:
+    /// each given once reads back as exactly those names.
+    @Test func addsFieldOptionsAreTheParsers() throws {
+        let line = ["add", "x"] + AddCommand.fieldOptions.map { "--\($0)=v" }
+        let add = try #require(try NextUpCommand.parseAsRoot(line) as? AddCommand)
+        #expect(Set(add.given.keys) == Set(AddCommand.fieldOptions))
+        #expect(AddCommand.fieldOptions.count == 6 && QuickCommandLine.addFields.count == 6)
+    }
+
     @Test func everyAddLineItAnswersForParsesTheSameWayThroughTheParser() {
         let (answered, declined) = Self.compare(["add"], words: Self.addWords, most: 6, lines: 800, seed: 0x6164_64)
         #expect(answered > 100, "\(answered) answered")

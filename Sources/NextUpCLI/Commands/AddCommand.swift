@@ -17,6 +17,11 @@ struct AddCommand: ParsableCommand {
     @Flag(help: "Put the task at the bottom of Next Up.") var next = false
     @Flag(help: "Print the new task as JSON.") var json = false
 
+    /// The field options `add` takes, by their field-table names
+    /// (``FieldSpec/option``): every field's but the title's, which is the
+    /// argument. `given` has a key for each; ``QuickCommandLine`` reads them.
+    static let fieldOptions: [String] = FieldSpec.table.compactMap { $0.field == .title ? nil : $0.option }
+
     /// The field options by their field-table names.
     var given: [String: String] {
         ["urgency": urgency, "importance": importance, "duration": duration, "category": category,

@@ -37,8 +37,8 @@ struct QuickCommandLine: Equatable {
     var file: String?
     var overwrite = false
 
-    /// `add`'s options that take a value, each a field of the table.
-    static let addFields: Set<Substring> = ["--urgency", "--importance", "--duration", "--category", "--due", "--notes"]
+    /// `add`'s options that take a value, each a field of the table (``AddCommand/fieldOptions``).
+    static let addFields: Set<Substring> = Set(AddCommand.fieldOptions.map { "--\($0)"[...] })
 
     /// The line, when it is one of the few this type answers for; else nil.
     static func parse(_ arguments: [String]) -> QuickCommandLine? {

@@ -140,7 +140,8 @@ public final class TaskRowBuffer {
 }
 
 extension TaskRowBuffer {
-    /// The rows at `order`'s positions (``exportOrder()``), in that order,
+    /// The rows at `order`'s positions (``exportOrder()``, or the list's
+    /// order of ``TaskStore/openTaskRows(nowMillis:)``), in that order,
     /// each row's memory asked of the processor a few rows before it is
     /// read. Rows appended in id order and written in another are spread
     /// over the buffer: read cold, each stalled on its cache misses (export
