@@ -138,6 +138,45 @@ import Testing
         }
     }
 
+    /// A first import hands its rows' versions out in row order and then
+    /// makes the rows on two threads: every row — its versions and
+    /// `modified` included — and the outbox and clock it leaves are those
+    /// of the same records written one by one in that order (two imports of
+    /// 750, each below the size that takes the first-import path). The
+    /// records mix every kind of time: none (the clock ticks), past, ahead
+    /// within the sane future (the clock moves up to it) and beyond it.
+    @Test func aFirstImportsRowsAreThoseOfWritingThemOneByOne() throws {
+        let now: Int64 = 1_770_000_000_000
+        let clock = FixedClock(millis: now)
+        let together = try TaskStore.open(StoreLocation(folder: tmp.path("together")), clock: clock)
+        let oneByOne = try TaskStore.open(StoreLocation(folder: tmp.path("oneByOne")), clock: clock)
+        var all = Self.records(count: 1_500)  // ids ascending: row order is file order
+        for i in all.indices {
+            switch i % 4 {
+            case 0: all[i].modified = Timestamps.rfc3339(now - 86_400_000 + Int64(i))
+            case 1: all[i].modified = Timestamps.rfc3339(now + 3_600_000 + Int64(i) % 7)
+            case 2: all[i].modified = i % 8 == 2 ? Timestamps.rfc3339(now + 400 * 86_400_000) : nil
+            default: all[i].modified = nil
+            }
+            if i % 11 == 0 { all[i].nextUp = true }
+        }
+        #expect(try together.importTasks(all).created == 1_500)
+        _ = try oneByOne.importTasks(Array(all[..<750]))
+        _ = try oneByOne.importTasks(Array(all[750...]))
+        func contents(_ store: TaskStore) throws -> [String] {
+            try store.database.read { db in
+                let replica = try TaskStore.replicaID(db).rawValue
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM task ORDER BY id").map(\.description)
+                    + Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY seq").map(\.description)
+                    + Row.fetchAll(db, sql: "SELECT * FROM meta WHERE key = 'clock'").map(\.description)
+                return rows.map { $0.replacingOccurrences(of: replica, with: "<replica>") }
+            }
+        }
+        let (a, b) = (try contents(together), try contents(oneByOne))
+        #expect(a.count == 1_500 + 1_500 + 1)
+        #expect(a == b)
+    }
+
     /// The repeated id an import names is the first one a scan in file
     /// order meets, though it is found in the row order.
     @Test func theFirstRepeatIsTheOneAScanInFileOrderMeets() {

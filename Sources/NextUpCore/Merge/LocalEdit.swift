@@ -94,6 +94,15 @@ public enum LocalEdit {
     /// changing nothing, for a value a field does not accept.
     public static func create(_ fields: [(TaskField, FieldValue)], clock: inout HybridClock, replica: ReplicaID, now: Int64,
                               importedAt: Int64? = nil) throws -> (fields: [(TaskField, FieldValue)], version: Version?) {
+        let differing = try newTaskFields(fields)
+        guard !differing.isEmpty else { return ([], nil) }
+        return (differing, creationVersion(clock: &clock, replica: replica, now: now, importedAt: importedAt))
+    }
+
+    /// The fields of ``create(_:clock:replica:now:importedAt:)``: those of
+    /// `fields` that differ from a new task's, in the order given; throws for
+    /// a value a field does not accept.
+    public static func newTaskFields(_ fields: [(TaskField, FieldValue)]) throws -> [(TaskField, FieldValue)] {
         var differing: [(TaskField, FieldValue)] = []
         differing.reserveCapacity(fields.count)
         for (field, value) in fields where TaskItem.newTaskValue(of: field) != value {
@@ -102,8 +111,14 @@ public enum LocalEdit {
             }
             differing.append((field, value))
         }
-        guard !differing.isEmpty else { return ([], nil) }
-        return (differing, nextVersion(fresh: true, clock: &clock, replica: replica, now: now, importedAt: importedAt))
+        return differing
+    }
+
+    /// The version of ``create(_:clock:replica:now:importedAt:)``, which a
+    /// writer of many new tasks may hand out in order before it makes their
+    /// rows (on several threads): the same versions, the same clock.
+    public static func creationVersion(clock: inout HybridClock, replica: ReplicaID, now: Int64, importedAt: Int64?) -> Version {
+        nextVersion(fresh: true, clock: &clock, replica: replica, now: now, importedAt: importedAt)
     }
 
     /// The version of an edit, made after everything `clock` saw: a fresh

@@ -104,9 +104,9 @@ extension TaskStore {
     /// new task from a file without versions as one edit creating it
     /// (``WriteSession/create(_:fields:timestamp:)``), anything else merged
     /// with what the store holds. When every record is such a new task (a
-    /// first import), each row is made on another thread while this one
-    /// inserts the rows before it (``Handoff``): the same rows, the same
-    /// clock, in the same order.
+    /// first import), the rows' versions are handed out in row order, and
+    /// then the rows are made on two threads while this one inserts them in
+    /// that order (``Handoff``): the same rows, the same clock.
     public func importTasks(_ records: consuming [TaskJSON], overwrite: Bool = false) throws -> ImportSummary {
         try importTasks(records, overwrite: overwrite, bulkInsertRows: Self.bulkInsertRows)
     }
@@ -169,10 +169,19 @@ extension TaskStore {
             }
             if firstImport {
                 // Each row — its edit, its texts — is made on another thread
-                // while this one inserts the rows before it.
-                // Inserted several rows a statement.
+                // while this one inserts the rows before it, and on this one
+                // while the next is not ready (``Handoff``). A row's version
+                // is the only thing one depends on the rows before it for:
+                // they are handed out first, in row order. Every plan has
+                // a title, which a new task lacks, so every row takes one.
                 var clock = session.clock
                 let (replica, now) = (session.replica, session.now)
+                let versions = plans.withUnsafeBufferPointer { plans in
+                    order.map { index in
+                        LocalEdit.creationVersion(clock: &clock, replica: replica, now: now, importedAt: plans[index].unsafelyUnwrapped.modified)
+                    }
+                }
+                // Inserted several rows a statement.
                 var batch: [TaskRow.NewRow] = []
                 batch.reserveCapacity(WriteSession.rowsPerStatement)
                 try plans.withUnsafeMutableBufferPointer { plans in
@@ -180,7 +189,7 @@ extension TaskStore {
                         let index = order[position]
                         var plan = plans[index].take()!
                         return try WriteSession.newRow(plan.id, fields: plan.takeFields(over: nil, nextUpKey: nextUpKeys[index], now: now),
-                                                       timestamp: plan.modified, clock: &clock, replica: replica, now: now)
+                                                       version: versions[position])
                     }, use: { row in
                         guard let row else { return }
                         batch.append(row)

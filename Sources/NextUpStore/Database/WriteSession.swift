@@ -120,6 +120,15 @@ struct WriteSession {
         return version.map { TaskRow.NewRow(id: id, fields: written, version: $0) }
     }
 
+    /// ``newRow(_:fields:timestamp:clock:replica:now:)`` with its version
+    /// handed out before (``LocalEdit/creationVersion(clock:replica:now:importedAt:)``,
+    /// in the order the rows are written): no clock, so rows can be made on
+    /// several threads. Nil when every value is a new task's.
+    static func newRow(_ id: TaskID, fields: [(TaskField, FieldValue)], version: Version) throws -> TaskRow.NewRow? {
+        let written = try LocalEdit.newTaskFields(fields)
+        return written.isEmpty ? nil : TaskRow.NewRow(id: id, fields: written, version: version)
+    }
+
     /// Inserts a new task's row made by ``newRow(_:fields:timestamp:clock:replica:now:)``
     /// and records its edit in the outbox (the entry is its versions column).
     mutating func insert(_ row: TaskRow.NewRow) throws {
