@@ -21,8 +21,8 @@ import Glibc
 /// `make(k)` throws (the first `k` in order that does), every item before
 /// `k` is used and then that error is thrown; when `use` throws, no
 /// further run is started (at most those in flight finish) and that error
-/// is thrown. At most ``Channel/window`` runs are made ahead of the one in
-/// use. Nothing is left running when it returns or throws, so `make` may
+/// is thrown. At most four runs are made ahead of the one in use. Nothing
+/// is left running when it returns or throws, so `make` may
 /// use the caller's memory that `use` does not touch.
 public enum Handoff {
     public static func run<T>(count: Int, run: Int = 256, make: (Int) throws -> T, use: (T) throws -> Void) throws {
@@ -41,7 +41,7 @@ public enum Handoff {
 
     /// The runs between the two threads, under one mutex: which is next to
     /// claim, those made and not yet taken, and where making stops.
-    final class Channel<T>: @unchecked Sendable {
+    private final class Channel<T>: @unchecked Sendable {
         /// How many runs, from the one the caller needs on, may be claimed.
         static var window: Int { 4 }
 
@@ -87,16 +87,14 @@ public enum Handoff {
             mutex.deallocate()
         }
 
-        /// The next run to make, claimed (under the mutex), or nil when none
-        /// may be claimed now.
-        private func claim() -> Int? {
-            guard nextClaim < stop, nextClaim < needed + Self.window else { return nil }
-            defer { nextClaim += 1 }
-            return nextClaim
-        }
-
-        /// Makes run `index` (outside the mutex) and keeps it (under it).
-        private func makeRun(_ index: Int) {
+        /// Claims the next run and makes it, or returns false when none may
+        /// be claimed now. Called holding the mutex and returns holding it;
+        /// the run is made without it.
+        private func makeNextRun() -> Bool {
+            guard nextClaim < stop, nextClaim < needed + Self.window else { return false }
+            let index = nextClaim
+            nextClaim += 1
+            pthread_mutex_unlock(mutex)
             let range = index * size..<min((index + 1) * size, count)
             var run = Made(items: [], failure: nil)
             run.items.reserveCapacity(range.count)
@@ -110,19 +108,15 @@ public enum Handoff {
             if run.failure != nil { stop = min(stop, index + 1) }
             made[index] = run
             pthread_cond_broadcast(changed)
+            return true
         }
 
-        /// The other thread: claims and makes runs until none is left to
-        /// claim or the caller stopped.
+        /// The other thread: makes runs until none is left to claim or the
+        /// caller stopped.
         func help() {
             pthread_mutex_lock(mutex)
             while nextClaim < stop {
-                if let index = claim() {
-                    pthread_mutex_unlock(mutex)
-                    makeRun(index)  // returns holding the mutex
-                } else {
-                    pthread_cond_wait(changed, mutex)
-                }
+                if !makeNextRun() { pthread_cond_wait(changed, mutex) }
             }
             helperDone = true
             pthread_cond_broadcast(changed)
@@ -135,19 +129,13 @@ public enum Handoff {
             pthread_mutex_lock(mutex)
             needed = index
             pthread_cond_broadcast(changed)  // room for the other thread
-            while true {
-                if let run = made[index] {
-                    made[index] = nil
-                    pthread_mutex_unlock(mutex)
-                    return run
-                }
-                if let claimed = claim() {
-                    pthread_mutex_unlock(mutex)
-                    makeRun(claimed)  // returns holding the mutex
-                } else {
-                    pthread_cond_wait(changed, mutex)
-                }
+            while made[index] == nil {
+                if !makeNextRun() { pthread_cond_wait(changed, mutex) }
             }
+            let run = made[index]!
+            made[index] = nil
+            pthread_mutex_unlock(mutex)
+            return run
         }
 
         /// Stops the making and waits until the other thread is done.

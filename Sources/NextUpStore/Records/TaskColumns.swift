@@ -54,6 +54,7 @@ public struct TaskColumns {
     /// The task with its id and ``TaskOrdering/fields`` only: what the
     /// lists' orders read, without the texts they do not.
     public var orderingItem: TaskItem {
+        // A buffer holds only rows whose id reads (TaskRowBuffer.append).
         var item = TaskItem(id: TaskID(String(decoding: id, as: UTF8.self))!)
         for field in TaskOrdering.fields {
             switch field.spec!.kind {
