@@ -90,15 +90,50 @@ import Testing
             }
             tasks.append(t)
         }
+        // In one piece, and in pieces written on two threads (one of 1, of 3, of 7, … tasks).
         for (list, versions) in [(tasks, true), (tasks, false), ([], true)] {
-            #expect(try Self.streamed(list, versions: versions) == TaskJSONWriter.string(list, pretty: true, versions: versions) + "\n")
+            for perPiece in [TaskJSONWriter.piece, 1, 3, 7, 39, 40] {
+                #expect(try Self.streamed(list, versions: versions, tasksPerPiece: perPiece)
+                    == TaskJSONWriter.string(list, pretty: true, versions: versions) + "\n")
+            }
         }
     }
 
-    static func streamed<Tasks: Collection>(_ tasks: Tasks, versions: Bool) throws -> String where Tasks.Element: TaskJSONSource {
+    /// A write that fails while pieces are being made on two threads is
+    /// thrown by the stream itself, and the stream ends (no thread left
+    /// waiting on it).
+    @Test func aFailedWriteEndsAStreamInPieces() throws {
+        let tasks = (0..<400).map { i in
+            var t = TaskItem(id: TaskID.make())
+            t.title = "task \(i)"
+            t.notes = String(repeating: "n", count: 10_000)
+            return t
+        }
+        let fd = open("/dev/full", O_WRONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        var out = FDOutput(fd: fd)
+        defer { out.finish() }
+        // 4 MB in pieces of 10 tasks: a quarter chunk handed over, refused,
+        // and the refusal met on handing over the next.
+        #expect(throws: FDOutput.Failure.self) {
+            try TaskJSONWriter.stream(tasks, pretty: true, versions: false, tasksPerPiece: 10, to: &out)
+        }
+    }
+
+    static func streamed(_ tasks: [TaskItem], versions: Bool, tasksPerPiece: Int = TaskJSONWriter.piece) throws -> String {
+        try written { try TaskJSONWriter.stream(tasks, pretty: true, versions: versions, tasksPerPiece: tasksPerPiece, to: &$0) }
+    }
+
+    static func streamed(_ rows: TaskRowBuffer, at positions: [Int], versions: Bool, tasksPerPiece: Int = TaskJSONWriter.piece) throws -> String {
+        try written { try TaskJSONWriter.stream(rows, at: positions, pretty: true, versions: versions, tasksPerPiece: tasksPerPiece, to: &$0) }
+    }
+
+    /// What `body` writes into a file.
+    static func written(_ body: (inout FDOutput) throws -> Void) throws -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stream-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
-        try PrivateFile.write(to: url.path, command: "test") { try TaskJSONWriter.stream(tasks, pretty: true, versions: versions, to: &$0) }
+        try PrivateFile.write(to: url.path, command: "test", body)
         return try String(contentsOf: url, encoding: .utf8)
     }
 
@@ -148,7 +183,7 @@ import Testing
         let rows = try store.allTaskRows()
         #expect(rows.count == items.count)
         for versions in [true, false] {
-            let fromRows = try Self.streamed((0..<rows.count).lazy.map { rows[$0] }, versions: versions)
+            let fromRows = try Self.streamed(rows, at: Array(0..<rows.count), versions: versions)
             let fromItems = try Self.streamed(items, versions: versions)
             #expect(fromRows == fromItems)
             // And what Foundation writes for the task objects.
@@ -168,7 +203,7 @@ import Testing
         let listed = try store.tasks(TaskFilter(scope: .open, versions: .newest), nowMillis: now)
         let (rows, order) = try store.openTaskRows(nowMillis: now)
         #expect(order.map { String(decoding: rows[$0].id, as: UTF8.self) } == listed.map(\.id.rawValue))
-        #expect(try Self.streamed(rows.rows(in: order), versions: false) == Self.streamed(listed, versions: false))
+        #expect(try Self.streamed(rows, at: order, versions: false) == Self.streamed(listed, versions: false))
         let all = try store.allTasks().count
         #expect(listed.count > 100 && listed.contains(where: \.isNextUp) && listed.count < all)
     }
@@ -187,11 +222,20 @@ import Testing
         #expect(order == expected)
         #expect(next.count > 1 && rest.count > 1)
         // The rows as `export` reads them (each asked for ahead) are those
-        // rows, and write the same text as the rows looked up one by one.
+        // rows, and write the same text as their tasks, in one piece or in
+        // many on two threads.
         let positions = rows.exportOrder()
-        let inOrder = rows.rows(in: positions)
-        #expect(inOrder.map { String(decoding: $0.id, as: UTF8.self) } == expected)
-        #expect(try Self.streamed(inOrder, versions: true) == Self.streamed(positions.lazy.map { rows[$0] }, versions: true))
-        #expect(rows.rows(in: Array(positions.prefix(3))).count == 3 && rows.rows(in: []).isEmpty)
+        var inOrder: [String] = []
+        rows.forEachRow(at: positions[...]) { inOrder.append(String(decoding: $0.id, as: UTF8.self)) }
+        #expect(inOrder == expected)
+        let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id.rawValue, $0) })
+        let written = try Self.streamed(expected.map { byID[$0]! }, versions: true)
+        for perPiece in [TaskJSONWriter.piece, 1, 13] {
+            #expect(try Self.streamed(rows, at: positions, versions: true, tasksPerPiece: perPiece) == written)
+        }
+        var some = 0
+        rows.forEachRow(at: positions.prefix(3)) { _ in some += 1 }
+        rows.forEachRow(at: []) { _ in some += 10 }
+        #expect(some == 3)
     }
 }

@@ -57,4 +57,29 @@ struct TaskRowBufferTests {
             #expect(newest == (decoded.values.map(\.timestamp).max() ?? .zero), "\(text)")
         }
     }
+
+    /// Sorting packed keys gives the order of comparing (creation time,
+    /// position) pairs — ties included — and declines (nil) rows not in id
+    /// order or times spanning more than the key holds.
+    @Test func theExportSortOfTheRestIsTheComparedOne() {
+        var rng = SeededRandom(seed: 11)
+        for round in 0..<300 {
+            let spread: Int64 = [3, 1_000, 1_800_000_000_000][round % 3]
+            var rest: [(created: Int64, row: Int)] = []
+            var row = 0
+            for _ in 0..<Int.random(in: 0..<400, using: &rng) {
+                row += Int.random(in: 1...3, using: &rng)
+                rest.append((Int64.random(in: -spread...spread, using: &rng), row))
+            }
+            let compared = rest.sorted { a, b in a.created != b.created ? a.created < b.created : a.row < b.row }.map(\.row)
+            #expect(TaskRowBuffer.sortedByCreation(rest, rowsInIDOrder: true) == compared)
+            #expect(TaskRowBuffer.sortedByCreation(rest, rowsInIDOrder: false) == nil)
+        }
+        let wide: [(created: Int64, row: Int)] = [(.max, 0), (.min, 1), (0, 2)]
+        #expect(TaskRowBuffer.sortedByCreation(wide, rowsInIDOrder: true) == nil)
+        let tooWideForTheRows: [(created: Int64, row: Int)] = [(1 << 50, 0), (0, 100_000)]
+        #expect(TaskRowBuffer.sortedByCreation(tooWideForTheRows, rowsInIDOrder: true) == nil)
+        let fits: [(created: Int64, row: Int)] = [(1 << 40, 3), (0, 100_000), (1 << 40, 0)]
+        #expect(TaskRowBuffer.sortedByCreation(fits, rowsInIDOrder: true) == [100_000, 0, 3])
+    }
 }

@@ -36,12 +36,12 @@ struct ExportCommand: ParsableCommand {
         // rest oldest first (``TaskRowBuffer/exportOrder()``).
         let rows = try context.store.allTaskRows()
         defer { ListsKeptUntilExit.shared.keep(rows) }
-        let ordered = rows.rows(in: rows.exportOrder())
+        let order = rows.exportOrder()
         guard let file, file != "-" else {
-            try FDOutput.standardOutput { try TaskJSONWriter.stream(ordered, pretty: true, versions: true, to: &$0) }
+            try FDOutput.standardOutput { try TaskJSONWriter.stream(rows, at: order, pretty: true, versions: true, to: &$0) }
             return
         }
-        try PrivateFile.write(to: file, command: "export") { try TaskJSONWriter.stream(ordered, pretty: true, versions: true, to: &$0) }
+        try PrivateFile.write(to: file, command: "export") { try TaskJSONWriter.stream(rows, at: order, pretty: true, versions: true, to: &$0) }
         Terminal.printError("exported \(rows.count) tasks to \(file)")
     }
 }

@@ -39,7 +39,7 @@ struct ListCommand: ParsableCommand {
             let (rows, order) = try context.store.openTaskRows()
             defer { ListsKeptUntilExit.shared.keep(rows) }
             let shown = limit.map { Array(order.prefix($0)) } ?? order
-            try FDOutput.standardOutput { try TaskJSONWriter.stream(rows.rows(in: shown), pretty: true, versions: false, to: &$0) }
+            try FDOutput.standardOutput { try TaskJSONWriter.stream(rows, at: shown, pretty: true, versions: false, to: &$0) }
             return
         }
         // The table shows no versions; JSON's `modified` is the newest of them.

@@ -29,6 +29,23 @@ struct FDOutput {
 
     mutating func append(_ bytes: some Sequence<UInt8>) { buffer.append(contentsOf: bytes) }
 
+    /// Appends `bytes` (leaving it empty), taking its memory instead of
+    /// copying when nothing is buffered; hands what is buffered to the
+    /// writer once it is a quarter chunk or more (a piece made elsewhere,
+    /// ``TaskJSONWriter/stream(count:pretty:versions:tasksPerPiece:to:_:)``,
+    /// goes out as it is).
+    mutating func append(taking bytes: inout [UInt8]) throws {
+        if buffer.isEmpty {
+            swap(&buffer, &bytes)
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
+        bytes.removeAll(keepingCapacity: true)
+        guard buffer.count >= Self.chunk / 4 else { return }
+        let spare = try writer.spare()
+        writer.write(exchange(&buffer, with: spare))
+    }
+
     /// Hands the buffer to the writer once it is a chunk or more, and goes
     /// on in the buffer the writer gave back.
     mutating func flushIfFull() throws {

@@ -8,9 +8,11 @@ import NextUpCore
 /// ``TaskItem/value(of:)`` does (text as UTF-8 bytes, a boolean as 0 or 1,
 /// unset as nil), ``extra`` gives ``TaskItem/extra``, ``forEachVersion(_:)``
 /// gives ``TaskItem/versions``' entries and ``TaskItem/modified``, and
-/// ``id`` the canonical id. Valid only while its buffer is alive.
+/// ``id`` the canonical id. Valid only while its buffer is alive (one
+/// handed out by ``TaskRowBuffer/forEachRow(at:_:)``: during that call).
 public struct TaskColumns {
-    unowned(unsafe) let buffer: TaskRowBuffer
+    /// The replica ids already parsed, of the reading this row is part of.
+    let replicas: UnsafeMutablePointer<VersionsColumn.Replicas>
     let bytes: UnsafeRawPointer
     let slots: UnsafePointer<Int64>
     let nulls: UInt32
@@ -48,7 +50,7 @@ public struct TaskColumns {
     /// (``TaskItem/modified``), or zero when there is none.
     public func forEachVersion(_ body: (TaskField, Version) -> Void) -> HybridTimestamp {
         guard let text = text(column: columnCount - 1) else { return .zero }
-        return VersionsColumn.forEachVersion(text, replicas: &buffer.replicas, body)
+        return VersionsColumn.forEachVersion(text, replicas: &replicas.pointee, body)
     }
 
     /// The task with its id and ``TaskOrdering/fields`` only: what the

@@ -31,8 +31,14 @@ public final class TaskRowBuffer {
     @exclusivity(unchecked) private var rowCapacity: Int
     /// How many rows the buffer holds.
     @exclusivity(unchecked) public private(set) var count = 0
-    /// The replica ids met in the versions columns, each parsed once.
-    @exclusivity(unchecked) var replicas = VersionsColumn.Replicas()
+    /// Whether some row's id was stored in another spelling than its
+    /// canonical one: then the rows, appended in the stored ids' order, may
+    /// not be in the canonical ids' order.
+    @exclusivity(unchecked) private var respelled = false
+    /// The replica ids met in the versions columns, each parsed once: for
+    /// rows read through the subscript, on one thread (``forEachRow(at:_:)``
+    /// reads with a cache of its own).
+    private let replicas = UnsafeMutablePointer<VersionsColumn.Replicas>.allocate(capacity: 1)
 
     /// ``TaskRow/columnCount``: the id, the known fields in table order, `extra`, `versions`.
     let columnCount = TaskRow.columnCount
@@ -48,18 +54,25 @@ public final class TaskRowBuffer {
         rowCapacity = max(1024, self.byteCapacity / 512)
         slots = UnsafeMutablePointer<Int64>.allocate(capacity: rowCapacity * columnCount)
         nulls = UnsafeMutablePointer<UInt32>.allocate(capacity: rowCapacity)
+        replicas.initialize(to: VersionsColumn.Replicas())
     }
 
     deinit {
+        replicas.deinitialize(count: 1)
+        replicas.deallocate()
         bytes.deallocate()
         slots.deallocate()
         nulls.deallocate()
     }
 
-    /// Row `i`'s columns (valid while the buffer is alive).
-    public subscript(i: Int) -> TaskColumns {
+    /// Row `i`'s columns (valid while the buffer is alive; read on one
+    /// thread at a time).
+    public subscript(i: Int) -> TaskColumns { row(i, replicas: replicas) }
+
+    /// Row `i`'s columns, its versions read with `replicas`.
+    private func row(_ i: Int, replicas: UnsafeMutablePointer<VersionsColumn.Replicas>) -> TaskColumns {
         precondition(i >= 0 && i < count, "row \(i) of \(count)")
-        return TaskColumns(buffer: self, bytes: UnsafeRawPointer(bytes), slots: UnsafePointer(slots + i * columnCount),
+        return TaskColumns(replicas: replicas, bytes: UnsafeRawPointer(bytes), slots: UnsafePointer(slots + i * columnCount),
                            nulls: nulls[i], columnCount: columnCount)
     }
 
@@ -74,6 +87,7 @@ public final class TaskRowBuffer {
             // Another spelling of a UUID is written as TaskID holds it.
             guard let id = TaskID(String(decoding: idBytes, as: UTF8.self)) else { return }
             canonicalID = id.rawValue
+            respelled = true
         }
         if count == rowCapacity { growRows() }
         let row = slots + count * columnCount
@@ -140,17 +154,26 @@ public final class TaskRowBuffer {
 }
 
 extension TaskRowBuffer {
-    /// The rows at `order`'s positions (``exportOrder()``, or the list's
-    /// order of ``TaskStore/openTaskRows(nowMillis:)``), in that order,
-    /// each row's memory asked of the processor a few rows before it is
-    /// read. Rows appended in id order and written in another are spread
-    /// over the buffer: read cold, each stalled on its cache misses (export
-    /// of 100,000 in an order matching the buffer's: 17% less time).
-    public func rows(in order: [Int]) -> LazyMapCollection<Range<Int>, TaskColumns> {
-        (0..<order.count).lazy.map { [self] position in
-            if position + Self.slotsAhead < order.count { prefetchSlots(order[position + Self.slotsAhead]) }
-            if position + Self.textsAhead < order.count { prefetchTexts(order[position + Self.textsAhead]) }
-            return self[order[position]]
+    /// Hands `body` the rows at `positions` (a part of ``exportOrder()``, or
+    /// of the list's order from ``TaskStore/openTaskRows(nowMillis:)``), in
+    /// that order, each row's memory asked of the processor a few rows
+    /// before it is read. Rows appended in id order and written in another
+    /// are spread over the buffer: read cold, each stalled on its cache
+    /// misses (export of 100,000 in an order matching the buffer's: 17% less
+    /// time).
+    ///
+    /// May be called on several threads at once once the buffer is filled:
+    /// each call reads the versions columns with a replica cache of its own,
+    /// and nothing of the buffer is written. The columns handed to `body`
+    /// are valid during that call only.
+    public func forEachRow(at positions: ArraySlice<Int>, _ body: (TaskColumns) throws -> Void) rethrows {
+        var replicas = VersionsColumn.Replicas()
+        try withUnsafeMutablePointer(to: &replicas) { replicas in
+            for p in positions.indices {
+                if p + Self.slotsAhead < positions.endIndex { prefetchSlots(positions[p + Self.slotsAhead]) }
+                if p + Self.textsAhead < positions.endIndex { prefetchTexts(positions[p + Self.textsAhead]) }
+                try body(row(positions[p], replicas: replicas))
+            }
         }
     }
 
@@ -194,7 +217,27 @@ extension TaskRowBuffer {
             let a = self[i].text(.nextUp)!, b = self[j].text(.nextUp)!
             return a.elementsEqual(b) ? idPrecedes(i, j) : a.lexicographicallyPrecedes(b)
         }
+        if let sorted = Self.sortedByCreation(rest, rowsInIDOrder: !respelled) { return next + sorted }
         rest.sort { a, b in a.created != b.created ? a.created < b.created : idPrecedes(a.row, b.row) }
         return next + rest.map(\.row)
+    }
+
+    /// The rows of `rest` by creation time, then id, as integers: each
+    /// row's time since the oldest and its position packed into one
+    /// 64-bit key, so that a tie on the time falls to the position — the
+    /// id's order, when the rows are in id order (`rowsInIDOrder`). Nil
+    /// when they are not, or when the times span too much for the key (then
+    /// the rows are compared one by one). Sorting the keys takes a fifth of
+    /// the time of comparing pairs through a closure (100,000 rows: 13 ms).
+    static func sortedByCreation(_ rest: [(created: Int64, row: Int)], rowsInIDOrder: Bool) -> [Int]? {
+        guard rowsInIDOrder, let oldest = rest.lazy.map(\.created).min(), let newest = rest.lazy.map(\.created).max(),
+              let lastRow = rest.lazy.map(\.row).max() else { return rowsInIDOrder ? [] : nil }
+        let rowBits = UInt64(Int.bitWidth - lastRow.leadingZeroBitCount)
+        let (span, overflow) = newest.subtractingReportingOverflow(oldest)
+        guard !overflow, rowBits < 64, UInt64(span) < (1 as UInt64) << (64 - rowBits) else { return nil }
+        var keys = rest.map { UInt64($0.created &- oldest) << rowBits | UInt64($0.row) }
+        keys.sort()
+        let mask = ((1 as UInt64) << rowBits) &- 1
+        return keys.map { Int($0 & mask) }
     }
 }
