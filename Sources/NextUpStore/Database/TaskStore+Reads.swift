@@ -118,19 +118,6 @@ extension TaskStore {
         return (rows, TaskOrdering.nextUpOrder(items) + TaskOrdering.backlogOrder(items, nowMillis: now))
     }
 
-    /// The rows `condition` (SQL; nil: every row) keeps, in id order.
-    private func taskRows(where condition: String?) throws -> TaskRowBuffer {
-        try database.read { db in
-            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0, pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
-            let rows = TaskRowBuffer(byteCapacity: pages * pageSize)
-            let statement = try db.makeStatement(sql: "SELECT \(TaskRow.columns) FROM task \(condition.map { "WHERE \($0) " } ?? "")ORDER BY id")
-            let cursor = try Row.fetchCursor(statement)
-            while try cursor.next() != nil { rows.append(statement.sqliteStatement) }
-            return rows
-        }
-    }
-
-
     /// Counts for `doctor` and the status bar.
     public struct Counts: Sendable, Equatable {
         public var open = 0, done = 0, deleted = 0, nextUp = 0, tbd = 0, total = 0

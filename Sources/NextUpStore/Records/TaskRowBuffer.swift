@@ -13,7 +13,9 @@ import NextUpCore
 /// id); a row whose id is not a task id is never appended (as
 /// ``TaskRow/decode(_:replicas:versions:)`` skips it), and an id in another
 /// UUID spelling is kept in ``TaskID``'s canonical form. Read a row through
-/// ``TaskColumns``, valid while this buffer is alive.
+/// ``TaskColumns``, valid while this buffer is alive. A buffer filled on
+/// another thread may follow this one's rows (``join(_:)``): then rows
+/// `count..<count + other.count` are the other's.
 public final class TaskRowBuffer {
     // Memory managed by hand: a view reads a column through two pointers,
     // with no array to retain and no exclusivity check on a class's stored
@@ -29,8 +31,12 @@ public final class TaskRowBuffer {
     /// One bit per column that is NULL, per row.
     @exclusivity(unchecked) private var nulls: UnsafeMutablePointer<UInt32>
     @exclusivity(unchecked) private var rowCapacity: Int
-    /// How many rows the buffer holds.
+    /// How many rows the buffer holds (its own and those of `following`).
     @exclusivity(unchecked) public private(set) var count = 0
+    /// How many of them it holds itself.
+    @exclusivity(unchecked) private var ownCount = 0
+    /// The rows after its own, read into another buffer (``join(_:)``).
+    @exclusivity(unchecked) private var following: TaskRowBuffer?
     /// Whether some row's id was stored in another spelling than its
     /// canonical one: then the rows, appended in the stored ids' order, may
     /// not be in the canonical ids' order.
@@ -72,6 +78,7 @@ public final class TaskRowBuffer {
     /// Row `i`'s columns, its versions read with `replicas`.
     private func row(_ i: Int, replicas: UnsafeMutablePointer<VersionsColumn.Replicas>) -> TaskColumns {
         precondition(i >= 0 && i < count, "row \(i) of \(count)")
+        if i >= ownCount { return following!.row(i - ownCount, replicas: replicas) }
         return TaskColumns(replicas: replicas, bytes: UnsafeRawPointer(bytes), slots: UnsafePointer(slots + i * columnCount),
                            nulls: nulls[i], columnCount: columnCount)
     }
@@ -80,6 +87,7 @@ public final class TaskRowBuffer {
     /// columns are ``TaskRow/columns``); skips a row whose id ``TaskID``
     /// does not read.
     func append(_ statement: OpaquePointer) {
+        precondition(following == nil, "append after join")
         guard let idText = sqlite3_column_text(statement, 0) else { return }
         let idBytes = UnsafeBufferPointer(start: idText, count: Int(sqlite3_column_bytes(statement, 0)))
         var canonicalID: String?
@@ -89,8 +97,8 @@ public final class TaskRowBuffer {
             canonicalID = id.rawValue
             respelled = true
         }
-        if count == rowCapacity { growRows() }
-        let row = slots + count * columnCount
+        if ownCount == rowCapacity { growRows() }
+        let row = slots + ownCount * columnCount
         var rowNulls: UInt32 = 0
         for i in 0..<columnCount {
             let column = Int32(i)
@@ -116,18 +124,30 @@ public final class TaskRowBuffer {
                 row[i] = sqlite3_column_int64(statement, column)
             }
         }
-        nulls[count] = rowNulls
+        nulls[ownCount] = rowNulls
+        ownCount += 1
         count += 1
+    }
+
+    /// Makes `other`'s rows follow this buffer's: row `count + k` becomes
+    /// `other`'s row `k`. For the two halves of one read in key order, read
+    /// at once into two buffers (this one the first half). Nothing is
+    /// appended to either afterwards; `other` is kept alive by this buffer.
+    func join(_ other: TaskRowBuffer) {
+        precondition(following == nil && other.following == nil, "a buffer joined twice")
+        following = other
+        count += other.count
+        respelled = respelled || other.respelled
     }
 
     private func growRows() {
         let grown = rowCapacity * 2
         let newSlots = UnsafeMutablePointer<Int64>.allocate(capacity: grown * columnCount)
-        newSlots.update(from: slots, count: count * columnCount)
+        newSlots.update(from: slots, count: ownCount * columnCount)
         slots.deallocate()
         slots = newSlots
         let newNulls = UnsafeMutablePointer<UInt32>.allocate(capacity: grown)
-        newNulls.update(from: nulls, count: count)
+        newNulls.update(from: nulls, count: ownCount)
         nulls.deallocate()
         nulls = newNulls
         rowCapacity = grown
@@ -184,6 +204,7 @@ extension TaskRowBuffer {
     /// Asks for row `i`'s slots (and the next row's first, where its text
     /// ends) and its NULL bits.
     private func prefetchSlots(_ i: Int) {
+        if i >= ownCount { following?.prefetchSlots(i - ownCount); return }
         let start = UnsafeRawPointer(slots + i * columnCount)
         for offset in stride(from: 0, through: columnCount * 8, by: 64) { nextup_prefetch(start + offset) }
         nextup_prefetch(UnsafeRawPointer(nulls + i))
@@ -192,8 +213,9 @@ extension TaskRowBuffer {
     /// Asks for row `i`'s text: from its id (the first text appended for
     /// it) to where the next appended row's begins.
     private func prefetchTexts(_ i: Int) {
+        if i >= ownCount { following?.prefetchTexts(i - ownCount); return }
         let start = Int(slots[i * columnCount])
-        let end = i + 1 < count ? Int(slots[(i + 1) * columnCount]) : used
+        let end = i + 1 < ownCount ? Int(slots[(i + 1) * columnCount]) : used
         guard end > start, end - start < 1 << 16 else { return }
         for offset in stride(from: start, to: end, by: 64) { nextup_prefetch(UnsafeRawPointer(bytes + offset)) }
     }
