@@ -31,7 +31,7 @@ struct FDOutput {
 
     /// Appends `bytes` (leaving it empty), taking its memory instead of
     /// copying when nothing is buffered; hands what is buffered to the
-    /// writer once it is a quarter chunk or more (a piece made elsewhere,
+    /// writer once it is a sixteenth of a chunk or more (a piece made elsewhere,
     /// ``TaskJSONWriter/stream(count:pretty:versions:tasksPerPiece:to:_:)``,
     /// goes out as it is).
     mutating func append(taking bytes: inout [UInt8]) throws {
@@ -41,7 +41,7 @@ struct FDOutput {
             buffer.append(contentsOf: bytes)
         }
         bytes.removeAll(keepingCapacity: true)
-        guard buffer.count >= Self.chunk / 4 else { return }
+        guard buffer.count >= Self.chunk / 16 else { return }
         let spare = try writer.spare()
         writer.write(exchange(&buffer, with: spare))
     }
