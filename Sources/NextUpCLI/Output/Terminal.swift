@@ -7,7 +7,7 @@ import Glibc
 enum Terminal {
     /// The width to fit tables to: the terminal's when stdout is one, else
     /// `$COLUMNS`, else unlimited (pipes get whole lines).
-    static func width(environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+    static func width(environment: [String: String] = CommandEnvironment.current) -> Int? {
         if isatty(STDOUT_FILENO) != 0 {
             var ws = winsize()
             if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0 { return Int(ws.ws_col) }

@@ -12,18 +12,18 @@ struct CommandContext {
     let store: TaskStore
 
     /// Loads the config and opens the store named by the options and environment.
-    static func open(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CommandContext {
+    static func open(_ options: GlobalOptions, environment: [String: String] = CommandEnvironment.current) throws -> CommandContext {
         try open(options.folders, environment: environment)
     }
 
     /// The same, for folders named by a parser-free command line (``QuickCommandLine``).
-    static func open(_ folders: FolderOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> CommandContext {
+    static func open(_ folders: FolderOptions, environment: [String: String] = CommandEnvironment.current) throws -> CommandContext {
         try open(folders, environment: environment) { try TaskStore.open($0) }
     }
 
     /// The same, with the store opened by `opening` (given the store's
     /// location): a command that opens it in a way of its own (`import`).
-    static func open(_ folders: FolderOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+    static func open(_ folders: FolderOptions, environment: [String: String] = CommandEnvironment.current,
                      opening: (StoreLocation) throws -> TaskStore) throws -> CommandContext {
         let config = try loadConfig(environment: environment)
         let location = StoreLocation.resolve(option: folders.store, environment: environment)
@@ -34,7 +34,7 @@ struct CommandContext {
 
     /// The config file alone (for a command that reads its input before it
     /// opens the store, so that bad input never creates one).
-    static func loadConfig(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> NextUpConfig {
+    static func loadConfig(environment: [String: String] = CommandEnvironment.current) throws -> NextUpConfig {
         try NextUpConfig.load(from: NextUpConfig.defaultURL(environment: environment), environment: environment)
     }
 
