@@ -92,7 +92,7 @@ import Testing
         }
         // In one piece, and in pieces written on two threads (one of 1, of 3, of 7, … tasks).
         for (list, versions) in [(tasks, true), (tasks, false), ([], true)] {
-            for perPiece in [TaskJSONWriter.piece, 1, 3, 7, 39, 40] {
+            for perPiece in [TaskJSONWriter.tasksPerPiece, 1, 3, 7, 39, 40] {
                 #expect(try Self.streamed(list, versions: versions, tasksPerPiece: perPiece)
                     == TaskJSONWriter.string(list, pretty: true, versions: versions) + "\n")
             }
@@ -121,11 +121,11 @@ import Testing
         }
     }
 
-    static func streamed(_ tasks: [TaskItem], versions: Bool, tasksPerPiece: Int = TaskJSONWriter.piece) throws -> String {
+    static func streamed(_ tasks: [TaskItem], versions: Bool, tasksPerPiece: Int = TaskJSONWriter.tasksPerPiece) throws -> String {
         try written { try TaskJSONWriter.stream(tasks, pretty: true, versions: versions, tasksPerPiece: tasksPerPiece, to: &$0) }
     }
 
-    static func streamed(_ rows: TaskRowBuffer, at positions: [Int], versions: Bool, tasksPerPiece: Int = TaskJSONWriter.piece) throws -> String {
+    static func streamed(_ rows: TaskRowBuffer, at positions: [Int], versions: Bool, tasksPerPiece: Int = TaskJSONWriter.tasksPerPiece) throws -> String {
         try written { try TaskJSONWriter.stream(rows, at: positions, pretty: true, versions: versions, tasksPerPiece: tasksPerPiece, to: &$0) }
     }
 
@@ -230,7 +230,7 @@ import Testing
         #expect(inOrder == expected)
         let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id.rawValue, $0) })
         let written = try Self.streamed(expected.map { byID[$0]! }, versions: true)
-        for perPiece in [TaskJSONWriter.piece, 1, 13] {
+        for perPiece in [TaskJSONWriter.tasksPerPiece, 1, 13] {
             #expect(try Self.streamed(rows, at: positions, versions: true, tasksPerPiece: perPiece) == written)
         }
         var some = 0

@@ -37,7 +37,7 @@ enum TaskJSONWriter {
 
     /// The array of `tasks` as ``string(_:pretty:versions:)`` writes it,
     /// followed by a newline, streamed into `out` (``stream(count:pretty:versions:tasksPerPiece:to:_:)``).
-    static func stream(_ tasks: [TaskItem], pretty: Bool, versions: Bool, tasksPerPiece: Int = piece, to out: inout FDOutput) throws {
+    static func stream(_ tasks: [TaskItem], pretty: Bool, versions: Bool, tasksPerPiece: Int = TaskJSONWriter.tasksPerPiece, to out: inout FDOutput) throws {
         try stream(count: tasks.count, pretty: pretty, versions: versions, tasksPerPiece: tasksPerPiece, to: &out) { range, body in
             // Each task written where it is (iterating copied each TaskItem
             // out, every string of it retained: 4% of `list --json`).
@@ -50,7 +50,7 @@ enum TaskJSONWriter {
     /// `out` (``stream(count:pretty:versions:tasksPerPiece:to:_:)``): `export`
     /// and `list --json` of a whole set.
     static func stream(_ rows: TaskRowBuffer, at positions: [Int], pretty: Bool, versions: Bool,
-                       tasksPerPiece: Int = piece, to out: inout FDOutput) throws {
+                       tasksPerPiece: Int = TaskJSONWriter.tasksPerPiece, to out: inout FDOutput) throws {
         try stream(count: positions.count, pretty: pretty, versions: versions, tasksPerPiece: tasksPerPiece, to: &out) { range, body in
             rows.forEachRow(at: positions[range], body)
         }
@@ -58,7 +58,7 @@ enum TaskJSONWriter {
 
     /// How many tasks one piece of a streamed array holds (about a
     /// megabyte of `export`).
-    static let piece = 1024
+    static let tasksPerPiece = 1024
 
     /// The array of `count` tasks, followed by a newline, streamed into
     /// `out` (flushed as it fills), never the whole text at once: written in
@@ -68,14 +68,14 @@ enum TaskJSONWriter {
     /// positions in `range`, in order; it is called on both threads at once
     /// for different ranges. Writing the objects took half an export's time
     /// (100,000 tasks), and the rows are only read.
-    static func stream<Source: TaskJSONSource>(count: Int, pretty: Bool, versions: Bool, tasksPerPiece: Int = piece,
+    static func stream<Source: TaskJSONSource>(count: Int, pretty: Bool, versions: Bool, tasksPerPiece: Int = TaskJSONWriter.tasksPerPiece,
                                                to out: inout FDOutput, _ tasks: (Range<Int>, (Source) -> Void) -> Void) throws {
         guard count > 0 else {
             out.append(pretty ? Array("[\n\n]\n".utf8) : Array("[]\n".utf8))
             return
         }
         let size = max(1, tasksPerPiece)
-        func piece(_ k: Int) -> [UInt8] {
+        func makePiece(_ k: Int) -> [UInt8] {
             let range = k * size..<min(count, (k + 1) * size)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(range.count * (versions ? 1100 : 700))
@@ -92,10 +92,10 @@ enum TaskJSONWriter {
         }
         let pieces = (count + size - 1) / size
         if pieces == 1 {
-            var bytes = piece(0)
+            var bytes = makePiece(0)
             try out.append(taking: &bytes)
         } else {
-            try Handoff.run(count: pieces, run: 1, make: piece) { made in
+            try Handoff.run(count: pieces, run: 1, make: makePiece) { made in
                 var bytes = made
                 try out.append(taking: &bytes)
             }

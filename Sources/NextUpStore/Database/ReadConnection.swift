@@ -2,7 +2,7 @@ import GRDBSQLite
 
 /// A second connection to a store's file, opened read-only, for the half
 /// of a whole-set read done on another thread while the store's own
-/// connection reads the other half (``TaskStore/taskRows(where:)``).
+/// connection reads the other half (``TaskStore/taskRows(where:halvesFrom:beforeSecondSnapshot:)``).
 ///
 /// Contract: it never writes and never waits on a lock (SQLite's busy
 /// answer is an error here, and its caller then reads with the store's

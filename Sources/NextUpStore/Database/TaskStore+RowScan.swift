@@ -60,23 +60,19 @@ extension TaskStore {
         }
     }
 
-    /// The store size (bytes) from which ``taskRows(where:)`` reads in two
+    /// The store size (bytes) from which ``taskRows(where:halvesFrom:beforeSecondSnapshot:)`` reads in two
     /// halves (about 25,000 tasks): below it, the second connection and its
     /// thread cost what the half saves (export of 10,000, a 6 MB store: 2 ms
     /// slower in halves).
     static var halvesFrom: Int { 16 << 20 }
 
     /// An id between the store's first and last ids, as the midpoint of
-    /// their first eight hex digits (random ids: about half the rows on
-    /// either side); nil when either does not start with eight lowercase
-    /// hex digits, or they share them.
+    /// their first eight hex digits (``rowKey(_:)``'s leading 32 bits; random
+    /// ids: about half the rows on either side), written as those eight
+    /// digits; nil when either is not a task id, or they share them. Any
+    /// split reads every row once; only the halves' balance depends on it.
     static func splitID(_ db: Database) throws -> String? {
-        func head(_ id: String?) -> UInt64? {
-            guard let head = id?.utf8.prefix(8), head.count == 8,
-                  head.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) })
-            else { return nil }
-            return UInt64(String(decoding: head, as: UTF8.self), radix: 16)
-        }
+        func head(_ id: String?) -> UInt64? { id.flatMap(TaskID.init).map { rowKey($0).0 >> 32 } }
         // Two queries: SQLite finds a lone min() or max() of the key at an
         // end of the tree, but scans the table for both in one.
         guard let low = head(try String.fetchOne(db, sql: "SELECT min(id) FROM task")),
