@@ -25,8 +25,12 @@ enum TaskJSONReader {
 
     /// The file read as two halves at once (``JSONByteReader/arrayInHalves(_:leaving:_:)``), or nil.
     static func readInHalves(_ bytes: UnsafeBufferPointer<UInt8>) -> [TaskJSON]? {
-        JSONByteReader.arrayInHalves(bytes, leaving: TaskJSON(title: ""), readTask)
+        JSONByteReader.arrayInHalves(bytes, leaving: TaskJSON(title: ""), elementBytes: elementBytes, readTask)
     }
+
+    /// About the fewest bytes `nextup export` writes for a task (every key,
+    /// an id and two times), for the room an array is made with.
+    private static let elementBytes = 256
 
     /// The keys, as bits, to catch repeats.
     private static let keys: [String: Int] = [

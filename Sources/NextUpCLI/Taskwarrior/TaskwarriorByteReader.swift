@@ -18,6 +18,9 @@ enum TaskwarriorByteReader {
     /// What the second half of a file read in halves leaves behind as its
     /// tasks are moved (one shared id, nothing else on the heap).
     private static let placeholder = TaskwarriorTask(uuid: .zero, description: "", status: .pending)
+    /// About the fewest bytes `task export` writes for a task (its uuid,
+    /// description, status and dates), for the room an array is made with.
+    private static let elementBytes = 160
 
     static func read(_ data: Data) -> [TaskwarriorTask]? {
         data.withUnsafeBytes { raw -> [TaskwarriorTask]? in
@@ -26,7 +29,7 @@ enum TaskwarriorByteReader {
             guard !reader.atEnd else { return nil }  // the other path says the file is empty
             var tasks: [TaskwarriorTask] = []
             if reader.bytes[reader.index] == UInt8(ascii: "[") {
-                if reader.bytes.count >= JSONByteReader.halvesFrom, let tasks = JSONByteReader.arrayInHalves(reader.bytes, leaving: placeholder, task) { return tasks }
+                if reader.bytes.count >= JSONByteReader.halvesFrom, let tasks = JSONByteReader.arrayInHalves(reader.bytes, leaving: placeholder, elementBytes: elementBytes, task) { return tasks }
                 guard let tasks = reader.array(task) else { return nil }
                 reader.skipWhitespace()
                 return reader.atEnd ? tasks : nil

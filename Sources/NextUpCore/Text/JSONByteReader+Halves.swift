@@ -19,19 +19,25 @@ extension JSONByteReader {
     /// The second half's items are moved after the first's
     /// (``Swift/Array/append(moving:leaving:)``, `placeholder` left behind).
     ///
+    /// Each half's array is made with room for its share of the elements,
+    /// reckoned at `elementBytes` bytes of text an element (the first half's
+    /// for the whole array, which it takes in): an array grown by doubling
+    /// copied its elements and touched fresh memory at each step.
+    ///
     /// Contract: when not nil, the result is `array(element)` of the same
     /// bytes, white space around allowed and nothing after.
-    public static func arrayInHalves<T>(_ bytes: UnsafeBufferPointer<UInt8>, leaving placeholder: T,
+    @inlinable
+    public static func arrayInHalves<T>(_ bytes: UnsafeBufferPointer<UInt8>, leaving placeholder: T, elementBytes: Int,
                                         _ element: (inout JSONByteReader) -> T?) -> [T]? {
         guard let comma = boundary(in: bytes, from: bytes.count / 2) else { return nil }
         let halves = try? SideBySide.run({ () -> [T]? in
             var reader = JSONByteReader(bytes: UnsafeBufferPointer(rebasing: bytes[..<comma]))
             reader.skipWhitespace()
             guard reader.take("[") else { return nil }
-            return reader.elements(element, closed: false)
+            return reader.elements(element, closed: false, reserving: bytes.count / max(1, elementBytes))
         }, { () -> [T]? in
             var reader = JSONByteReader(bytes: UnsafeBufferPointer(rebasing: bytes[(comma + 1)...]))
-            guard let items = reader.elements(element, closed: true) else { return nil }
+            guard let items = reader.elements(element, closed: true, reserving: (bytes.count - comma) / max(1, elementBytes)) else { return nil }
             reader.skipWhitespace()
             return reader.atEnd ? items : nil
         })
@@ -41,7 +47,8 @@ extension JSONByteReader {
     }
 
     /// The offset of the comma of the first `}` `,` `{` at or after `start`.
-    private static func boundary(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    @usableFromInline
+    static func boundary(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         func skipSpace(_ i: inout Int) {
             while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
         }

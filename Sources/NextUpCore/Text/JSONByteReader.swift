@@ -21,6 +21,7 @@ public struct JSONByteReader {
         self.index = index
     }
 
+    @inlinable
     public var atEnd: Bool { index == bytes.count }
 
     /// Consumes `literal` if the text continues with exactly it.
@@ -35,6 +36,7 @@ public struct JSONByteReader {
     }
 
     /// Skips JSON white space (space, tab, line feed, carriage return).
+    @inlinable
     public mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
@@ -78,17 +80,20 @@ public struct JSONByteReader {
     /// A JSON array, white space allowed around its elements, each read by
     /// `element` (which starts at the element's first byte); nil when the
     /// array is malformed or any element is nil.
+    @inlinable
     public mutating func array<T>(_ element: (inout JSONByteReader) -> T?) -> [T]? {
         guard take("[") else { return nil }
         skipWhitespace()
         if take("]") { return [] }
-        return elements(element, closed: true)
+        return elements(element, closed: true, reserving: 0)
     }
 
     /// Elements separated by commas, at least one; then `]` when `closed`,
     /// else the end of the bytes (the first half of an array read in halves).
-    mutating func elements<T>(_ element: (inout JSONByteReader) -> T?, closed: Bool) -> [T]? {
+    @inlinable
+    internal mutating func elements<T>(_ element: (inout JSONByteReader) -> T?, closed: Bool, reserving capacity: Int) -> [T]? {
         var out: [T] = []
+        out.reserveCapacity(capacity)
         while true {
             skipWhitespace()
             guard let item = element(&self) else { return nil }

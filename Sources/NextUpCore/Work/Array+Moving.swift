@@ -9,6 +9,7 @@ extension Array {
     ///
     /// Contract: `self` ends as `self + other` would; `other` as `other.count`
     /// copies of `placeholder`.
+    @inlinable
     public mutating func append(moving other: inout [Element], leaving placeholder: Element) {
         reserveCapacity(count + other.count)
         other.withUnsafeMutableBufferPointer { items in
