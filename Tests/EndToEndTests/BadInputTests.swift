@@ -93,6 +93,31 @@ import Testing
         #expect(try nextup.run("count").out == "0")
     }
 
+    /// A large file is read, and each record planned, in two halves at
+    /// once. A bad record names its place in the whole file, whichever half
+    /// held it; with one in each half, the first is named; and a file that
+    /// is not JSON further on is reported as such, not for a bad record
+    /// before the break (as when reading comes first and planning after).
+    @Test(arguments: [
+        ([4_500: #""importance": 7"#], "", "item 4501: importance must be 1, 2 or 3"),
+        ([700: #""due": "2026-02-30""#, 5_200: #""importance": 7"#], "", "item 701: due date"),
+        ([700: #""importance": 7"#], #", {"title": "#, "not valid JSON"),
+    ] as [([Int: String], String, String)])
+    func badRecordsInALargeFileAreNamedByTheirPlace(bad: [Int: String], tail: String, says: String) throws {
+        let records = (0..<6_000).map { i in
+            #"{"id": "6301bbfc-a0c5-454e-8ff9-\#(String(format: "%012x", i))", "title": "task \#(i)", "notes": "\#(String(repeating: "n", count: 40))""#
+                + (bad[i].map { ", " + $0 } ?? "") + "}"
+        }
+        let file = scratch.path("bad-\(bad.keys.sorted()).json")
+        try ("[" + records.joined(separator: ",\n") + tail + "]").write(to: file, atomically: false, encoding: .utf8)
+        #expect(try Data(contentsOf: file).count >= 256 * 1024)  // read in halves
+        let result = try nextup.run(["import", file.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("nextup: ") && result.stderr.contains(says), "\(result)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(try nextup.run("count").out == "0")
+    }
+
     func expectStoreFileRefused(_ bytes: Data, says expected: String) throws {
         let folder = scratch.path("weird")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

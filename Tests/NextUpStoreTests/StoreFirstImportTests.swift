@@ -107,7 +107,7 @@ import Testing
         struct Unreadable: Error {}
         let location = StoreLocation(folder: tmp.path("store"))
         #expect(throws: Unreadable.self) {
-            _ = try TaskStore.openImporting(location, clock: clock) { throw Unreadable() }
+            _ = try TaskStore.openImporting(location, clock: clock, planned: { throw Unreadable() })
         }
         #expect(try files(location.folder) == ["nextup.lock"])
         var readings = 0

@@ -73,21 +73,21 @@ struct ImportCommand: ParsableCommand {
     /// (``QuickCommandLine`` takes a plain `import FILE`): `readRecords`
     /// gives the file's records and how many recurring templates it held.
     static func run(_ folders: FolderOptions, file: String, overwrite: Bool,
-                    readRecords: () throws -> (records: [TaskJSON], templates: Int)) throws {
+                    readRecords: () throws -> (planned: [TaskStore.PlannedRecord], templates: Int)) throws {
         var (count, templates) = (0, 0)
-        func read() throws -> [TaskJSON] {
-            let (records, recurring) = try readRecords()
-            (count, templates) = (records.count, recurring)
-            return records
+        func read() throws -> [TaskStore.PlannedRecord] {
+            let (planned, recurring) = try readRecords()
+            (count, templates) = (planned.count, recurring)
+            return planned
         }
         // A file is read while a store that does not exist yet is made; any
         // other input (standard input, a pipe) first, as the store's lock
-        // is held meanwhile. The store takes the records over and frees
-        // them once planned (TaskStore.openImporting).
-        var pending: [TaskJSON]? = isRegularFile(file) ? nil : try read()
+        // is held meanwhile. Each record is planned as it is read
+        // (TaskStore.planned) and the store takes the plans over.
+        var pending: [TaskStore.PlannedRecord]? = isRegularFile(file) ? nil : try read()
         var imported: TaskStore.ImportSummary?
         let context = try CommandContext.open(folders) { location in
-            let opened = try TaskStore.openImporting(location, overwrite: overwrite) { try pending.take() ?? read() }
+            let opened = try TaskStore.openImporting(location, overwrite: overwrite, planned: { try pending.take() ?? read() })
             imported = opened.summary
             return opened.store
         }
@@ -122,20 +122,22 @@ extension ImportCommand {
         return data
     }
 
-    /// The records of `file` in nextup's own format (no recurring templates).
-    static func nextupRecords(_ file: String) throws -> (records: [TaskJSON], templates: Int) {
-        (try JSONOutput.decodeTasks(contents(of: file)), 0)
+    /// The records of `file` in nextup's own format, each planned as it is
+    /// read (no recurring templates).
+    static func nextupRecords(_ file: String) throws -> (planned: [TaskStore.PlannedRecord], templates: Int) {
+        (try JSONOutput.decodeTasks(contents(of: file), leaving: .placeholder) { TaskStore.planned($0) }, 0)
     }
 
-    /// The file's records (and how many recurring templates it held). The
-    /// file's bytes and any intermediate form are freed on return, before the
-    /// store is written.
-    func readRecords() throws -> (records: [TaskJSON], templates: Int) {
+    /// The file's records, planned (and how many recurring templates it
+    /// held). The file's bytes and any intermediate form are freed on
+    /// return, before the store is written.
+    func readRecords() throws -> (planned: [TaskStore.PlannedRecord], templates: Int) {
         guard from == .taskwarrior else { return try Self.nextupRecords(file) }
         let data = try Self.contents(of: file)
         let tasks = try TaskwarriorReader.read(data)
         let mapping = taskwarrior.options(try CommandContext.loadConfig().taskwarrior)
-        return (try SideBySide.map(tasks, leaving: TaskJSON(title: "")) { try TaskwarriorMapping.record($0, mapping) }, tasks.filter { $0.status == .recurring }.count)
+        return (try SideBySide.map(tasks, leaving: .placeholder) { TaskStore.planned(try TaskwarriorMapping.record($0, mapping)) },
+                tasks.filter { $0.status == .recurring }.count)
     }
 }
 

@@ -12,20 +12,34 @@ import NextUpCore
 /// Contract: when not nil, the result equals `JSONDecoder`'s for the same bytes.
 enum TaskJSONReader {
     static func read(_ data: Data) -> [TaskJSON]? {
-        data.withUnsafeBytes { raw -> [TaskJSON]? in
+        read(data, leaving: TaskJSON(title: "")) { $0 }
+    }
+
+    /// ``read(_:)`` with each record handed to `each` as soon as it is read
+    /// (on the thread reading its half), and `each`'s results kept instead:
+    /// an import plans each record while its memory is fresh. `placeholder`
+    /// is what moving a result leaves behind. When nil, `each` may have
+    /// been called for some records (their results are thrown away).
+    static func read<T>(_ data: Data, leaving placeholder: T, _ each: (consuming TaskJSON) -> T) -> [T]? {
+        data.withUnsafeBytes { raw -> [T]? in
             let bytes = raw.bindMemory(to: UInt8.self)
-            if bytes.count >= JSONByteReader.halvesFrom, let tasks = readInHalves(bytes) { return tasks }
+            if bytes.count >= JSONByteReader.halvesFrom, let tasks = readInHalves(bytes, leaving: placeholder, each) { return tasks }
             var reader = JSONByteReader(bytes: bytes)
             reader.skipWhitespace()
-            guard let tasks = reader.array(readTask) else { return nil }
+            guard let tasks = reader.array({ reader in readTask(&reader).map { each($0) } }) else { return nil }
             reader.skipWhitespace()
             return reader.atEnd ? tasks : nil
         }
     }
 
-    /// The file read as two halves at once (``JSONByteReader/arrayInHalves(_:leaving:_:)``), or nil.
+    /// The file read as two halves at once (``JSONByteReader/arrayInHalves(_:leaving:elementBytes:_:)``), or nil.
     static func readInHalves(_ bytes: UnsafeBufferPointer<UInt8>) -> [TaskJSON]? {
-        JSONByteReader.arrayInHalves(bytes, leaving: TaskJSON(title: ""), elementBytes: elementBytes, readTask)
+        readInHalves(bytes, leaving: TaskJSON(title: "")) { $0 }
+    }
+
+    /// ``readInHalves(_:)`` with each record handed to `each` (see ``read(_:leaving:_:)``).
+    static func readInHalves<T>(_ bytes: UnsafeBufferPointer<UInt8>, leaving placeholder: T, _ each: (consuming TaskJSON) -> T) -> [T]? {
+        JSONByteReader.arrayInHalves(bytes, leaving: placeholder, elementBytes: elementBytes) { reader in readTask(&reader).map { each($0) } }
     }
 
     /// About the fewest bytes `nextup export` writes for a task (every key,

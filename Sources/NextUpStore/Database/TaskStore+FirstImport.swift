@@ -40,12 +40,19 @@ extension TaskStore {
     /// reading's error is thrown.
     public static func openImporting(_ location: StoreLocation, overwrite: Bool = false, clock: any PhysicalClock = SystemClock(),
                                      reading: () throws -> [TaskJSON]) throws -> (store: TaskStore, summary: ImportSummary) {
+        try openImporting(location, overwrite: overwrite, clock: clock, planned: { planned(try reading()) })
+    }
+
+    /// ``openImporting(_:overwrite:clock:reading:)`` with records the
+    /// reading planned as it read them (``planned(_:)``, in file order).
+    public static func openImporting(_ location: StoreLocation, overwrite: Bool = false, clock: any PhysicalClock = SystemClock(),
+                                     planned reading: () throws -> [PlannedRecord]) throws -> (store: TaskStore, summary: ImportSummary) {
         if let summary = try importBuildingStore(location, reading: reading, overwrite: overwrite, clock: clock) {
             return (try open(location, clock: clock), summary)
         }
-        let records = try reading()
+        let planned = try reading()
         let store = try open(location, clock: clock)
-        return (store, try store.importTasks(records, overwrite: overwrite))
+        return (store, try store.importTasks(planned: planned, overwrite: overwrite))
     }
 
     /// The name a store is built under before it takes ``StoreLocation/databaseName``
@@ -55,7 +62,7 @@ extension TaskStore {
     /// The import into a store built beside its place (see
     /// ``openImporting(_:_:overwrite:clock:)``); nil, with nothing read yet,
     /// when a store exists already.
-    private static func importBuildingStore(_ location: StoreLocation, reading: () throws -> [TaskJSON], overwrite: Bool,
+    private static func importBuildingStore(_ location: StoreLocation, reading: () throws -> [PlannedRecord], overwrite: Bool,
                                             clock: any PhysicalClock) throws -> ImportSummary? {
         try prepareFolder(location.folder)
         let path = location.databaseURL.path
@@ -76,8 +83,9 @@ extension TaskStore {
         let early = EarlySync(building)
         defer { early.wait() }
         do {
-            // The records are read (on another thread) while the new store is made.
-            let (records, queue) = try SideBySide.run(reading) {
+            // The records are read and planned (on another thread) while the
+            // new store is made.
+            let (planned, queue) = try SideBySide.run(reading) {
                 var config = Configuration()
                 config.label = "nextup-building"
                 let queue = try DatabaseQueue(path: building, configuration: config)
@@ -98,7 +106,7 @@ extension TaskStore {
                 let store = TaskStore(location: location, database: queue, clock: clock)
                 // What the import wrote so far goes to disk while the indexes
                 // are built; the sync below has only the rest to write.
-                summary = try store.importTasks(consume records, overwrite: overwrite, bulkInsertRows: bulkInsertRows,
+                summary = try store.importTasks(planned: consume planned, overwrite: overwrite, bulkInsertRows: bulkInsertRows,
                                                 rowsWritten: { early.start() })
                 // The store's mode, kept in the file; the log and its index
                 // go again when this last connection closes.

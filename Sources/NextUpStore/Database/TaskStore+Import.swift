@@ -111,14 +111,23 @@ extension TaskStore {
         try importTasks(records, overwrite: overwrite, bulkInsertRows: Self.bulkInsertRows)
     }
 
-    /// `rowsWritten` is called once every row is written, before the indexes
-    /// are built (a store being built starts writing its file to disk then).
+    /// ``importTasks(_:overwrite:)`` of records planned as they were read
+    /// (``planned(_:)``, in file order): the same import, the same result.
+    public func importTasks(planned: consuming [PlannedRecord], overwrite: Bool = false) throws -> ImportSummary {
+        try importTasks(planned: planned, overwrite: overwrite, bulkInsertRows: Self.bulkInsertRows)
+    }
+
     func importTasks(_ records: consuming [TaskJSON], overwrite: Bool, bulkInsertRows: Int,
                      rowsWritten: () -> Void = {}) throws -> ImportSummary {
-        // Each record is freed as soon as it is planned, so the file's
-        // records and their plans are never all in memory at once.
-        var (plans, ids, marks) = try Self.plans(&records)
-        records = []
+        try importTasks(planned: Self.planned(records), overwrite: overwrite, bulkInsertRows: bulkInsertRows, rowsWritten: rowsWritten)
+    }
+
+    /// `rowsWritten` is called once every row is written, before the indexes
+    /// are built (a store being built starts writing its file to disk then).
+    func importTasks(planned: consuming [PlannedRecord], overwrite: Bool, bulkInsertRows: Int,
+                     rowsWritten: () -> Void = {}) throws -> ImportSummary {
+        var (plans, ids, marks) = try Self.plans(&planned)
+        planned = []
         // Rows are written in id order (see below); in it, a repeated id is
         // next to its first.
         let order = Self.rowOrder(ids)
@@ -261,7 +270,47 @@ extension TaskStore {
         }
     }
 
-    /// What the import asks of its plans as a whole, noted as each is made
+    /// One import record validated and planned (``planned(_:)``), or the
+    /// reason it cannot be imported. A reader plans each record as soon as
+    /// it has read it, on the thread that read it: the record's memory is
+    /// freed while it is fresh, and reused for the next, instead of a whole
+    /// file's records first being made and then planned in a pass of their own.
+    public struct PlannedRecord: Sendable {
+        fileprivate var outcome: Result<ImportPlan, any Error>
+
+        /// What an array of planned records leaves behind when one is moved
+        /// out (``Swift/Array/append(moving:leaving:)``): shared, nothing to free.
+        public static let placeholder = PlannedRecord(outcome: .failure(TaskInputError("no record")))
+    }
+
+    /// `record` validated and planned for an import; a record that cannot be
+    /// imported keeps the reason, which the import throws naming the
+    /// record's place in the file (`item N: …`).
+    public static func planned(_ record: consuming TaskJSON) -> PlannedRecord {
+        PlannedRecord(outcome: Result { try plan(record) })
+    }
+
+    /// Each of `records` planned (``planned(_:)``), each record freed as it
+    /// is planned, in two halves at once when many (``SideBySide``).
+    static func planned(_ records: consuming [TaskJSON]) -> [PlannedRecord] {
+        var records = records
+        return records.withUnsafeMutableBufferPointer { all in
+            func planned(_ range: Range<Int>) -> [PlannedRecord] {
+                var out: [PlannedRecord] = []
+                out.reserveCapacity(range.count)
+                for i in range { out.append(Self.planned(exchange(&all[i], with: TaskJSON(title: "")))) }
+                return out
+            }
+            guard all.count >= plannedInHalvesFrom else { return planned(0..<all.count) }
+            let middle = all.count / 2
+            // Neither half throws.
+            var (first, second) = try! SideBySide.run({ planned(0..<middle) }, { planned(middle..<all.count) })
+            first.append(moving: &second, leaving: .placeholder)
+            return first
+        }
+    }
+
+    /// What the import asks of its plans as a whole, noted as each is taken
     /// (read from the plans afterwards, each plan was copied out, twice).
     struct PlanMarks {
         /// The positions of the records that ask for Next Up, in file order.
@@ -270,102 +319,95 @@ extension TaskStore {
         var versioned = false
     }
 
-    /// Each record's plan, and each plan's id beside it (reading it from a
-    /// plan copied the plan out); each record is freed as it is planned. A
-    /// large file is planned in two halves at once (``SideBySide``); the
-    /// error named is the first record's that fails, as one after another.
-    static func plans(_ records: inout [TaskJSON]) throws -> (plans: [ImportPlan?], ids: [TaskID], marks: PlanMarks) {
-        try records.withUnsafeMutableBufferPointer { all in
-            func planned(_ range: Range<Int>) throws -> (plans: [ImportPlan?], ids: [TaskID], marks: PlanMarks) {
-                var plans: [ImportPlan?] = []
-                plans.reserveCapacity(range.count)
-                var ids: [TaskID] = []
-                ids.reserveCapacity(range.count)
-                var marks = PlanMarks()
-                for i in range {
-                    let plan = try plan(exchange(&all[i], with: TaskJSON(title: "")), index: i)
-                    ids.append(plan.id)
-                    if plan.nextUp { marks.nextUp.append(i) }
-                    if !plan.versions.isEmpty { marks.versioned = true }
-                    plans.append(plan)
-                }
-                return (plans, ids, marks)
+    /// The plans of `planned` (each moved out), each plan's id beside it
+    /// (reading it from a plan copied the plan out) and the marks; the
+    /// first record in file order that cannot be imported throws its
+    /// reason, naming its place (`item N: …`).
+    static func plans(_ planned: inout [PlannedRecord]) throws -> (plans: [ImportPlan?], ids: [TaskID], marks: PlanMarks) {
+        var plans: [ImportPlan?] = []
+        plans.reserveCapacity(planned.count)
+        var ids: [TaskID] = []
+        ids.reserveCapacity(planned.count)
+        var marks = PlanMarks()
+        for i in planned.indices {
+            switch exchange(&planned[i], with: .placeholder).outcome {
+            case .success(let plan):
+                ids.append(plan.id)
+                if plan.nextUp { marks.nextUp.append(i) }
+                if !plan.versions.isEmpty { marks.versioned = true }
+                plans.append(plan)
+            case .failure(let error as TaskInputError):
+                throw TaskInputError("item \(i + 1): \(error.message)")
+            case .failure(let error):
+                throw error
             }
-            guard all.count >= plannedInHalvesFrom else { return try planned(0..<all.count) }
-            let middle = all.count / 2
-            var (first, second) = try SideBySide.run({ try planned(0..<middle) }, { try planned(middle..<all.count) })
-            first.plans.append(moving: &second.plans, leaving: nil)
-            first.ids.append(moving: &second.ids, leaving: .zero)
-            first.marks.nextUp += second.marks.nextUp
-            first.marks.versioned = first.marks.versioned || second.marks.versioned
-            return first
         }
+        return (plans, ids, marks)
     }
 
     /// From this many records on, they are planned in two halves at once.
     static let plannedInHalvesFrom = 1_000
 
-    static func plan(_ r: TaskJSON, index: Int) throws -> ImportPlan {
-        func fail(_ message: String) -> TaskInputError { TaskInputError("item \(index + 1): \(message)") }
-        do {
-            let title = try TaskText.title(r.title)
-            let created: Int64?
-            if let c = r.created {
-                guard let ms = Timestamps.parse(c) else { throw fail("'created' must be an RFC 3339 time, not '\(Sanitizer.visible(c))'") }
-                created = ms
-            } else { created = nil }
-            let modified = try r.modified.map { m -> Int64 in
-                guard let ms = Timestamps.parse(m) else { throw fail("'modified' must be an RFC 3339 time, not '\(Sanitizer.visible(m))'") }
-                return ms
-            }
-            let completedAt = try r.completedAt.map { m -> Int64 in
-                guard let ms = Timestamps.parse(m) else { throw fail("'completed_at' must be an RFC 3339 time, not '\(Sanitizer.visible(m))'") }
-                return ms
-            }
-            let id: TaskID
-            if let raw = r.id {
-                guard let parsed = TaskID(raw) else { throw fail("'id' must be a UUID, not '\(Sanitizer.visible(raw))'") }
-                id = parsed
-            } else if let ext = r.externalID {
-                id = TaskID.stable(from: "external:\(r.source ?? "")\u{0}\(ext)")
-            } else {
-                id = TaskID.stable(from: "title:\(title)\u{0}\(created.map(String.init) ?? "")")
-            }
-            // Sized exactly: the plans of a whole file are held until written
-            // (grown by doubling, a plan of 11 fields had room for 16 — at
-            // 100,000 tasks, 20 MB of peak memory).
-            var fields: [(TaskField, FieldValue)] = []
-            fields.reserveCapacity(8 + (created == nil ? 0 : 1) + (r.source == nil ? 0 : 1) + (r.externalID == nil ? 0 : 1) + (r.extra?.count ?? 0))
-            fields.append((.title, .string(title)))
-            fields.append((.notes, .string(try TaskText.notes(r.notes ?? ""))))
-            fields.append((.urgency, try r.urgency.map { .string(try Urgency.parse($0).rawValue) } ?? .null))
-            fields.append((.importance, try r.importance.map { .int(Int64(try Importance.parse(String($0)).rawValue)) } ?? .null))
-            fields.append((.duration, try r.duration.map { .int(Int64(try TaskDuration(minutes: $0).minutes)) } ?? .null))
-            fields.append((.category, try r.category.map { .string(try TaskText.category($0)) } ?? .null))
-            fields.append((.due, try r.due.map { .string(try DueDate.parse($0).description) } ?? .null))
-            fields.append((.deleted, .bool(r.deleted ?? false)))
-            if let created { fields.append((.created, .int(created))) }
-            if let source = r.source { fields.append((.source, .string(try TaskText.label(source, name: "source")))) }
-            if let ext = r.externalID { fields.append((.externalID, .string(try TaskText.label(ext, name: "external_id")))) }
-            for (name, value) in (r.extra ?? [:]).sorted(by: { $0.key < $1.key }) {
-                guard let field = TaskField(rawValue: name), !field.isKnown, field.tagName == nil, field.accepts(value) else {
-                    throw fail("'extra' holds '\(Sanitizer.visible(name))', which is not a field this build can keep")
-                }
-                fields.append((field, value))
-            }
-            let tags = try r.tags.map { try $0.map(TaskText.tag) }
-            var versions: [TaskField: Version] = [:]
-            for (name, text) in r.versions ?? [:] {
-                guard let field = TaskField(rawValue: name), let version = Version(encoded: text) else {
-                    throw fail("'versions' holds '\(Sanitizer.visible(name))': '\(Sanitizer.visible(text))', which is not a field and a version")
-                }
-                versions[field] = version
-            }
-            return ImportPlan(id: id, fields: fields, done: r.done ?? (completedAt != nil), completedAt: completedAt,
-                              nextUp: r.nextUp ?? false, modified: modified, tags: tags, versions: versions)
-        } catch let e as TaskInputError where !e.message.hasPrefix("item ") {
-            throw fail(e.message)
+    /// One record validated and planned; a record that cannot be imported
+    /// throws a ``TaskInputError`` saying why (without its place in the
+    /// file, which ``plans(_:)`` adds).
+    static func plan(_ r: TaskJSON) throws -> ImportPlan {
+        func fail(_ message: String) -> TaskInputError { TaskInputError(message) }
+        let title = try TaskText.title(r.title)
+        let created: Int64?
+        if let c = r.created {
+            guard let ms = Timestamps.parse(c) else { throw fail("'created' must be an RFC 3339 time, not '\(Sanitizer.visible(c))'") }
+            created = ms
+        } else { created = nil }
+        let modified = try r.modified.map { m -> Int64 in
+            guard let ms = Timestamps.parse(m) else { throw fail("'modified' must be an RFC 3339 time, not '\(Sanitizer.visible(m))'") }
+            return ms
         }
+        let completedAt = try r.completedAt.map { m -> Int64 in
+            guard let ms = Timestamps.parse(m) else { throw fail("'completed_at' must be an RFC 3339 time, not '\(Sanitizer.visible(m))'") }
+            return ms
+        }
+        let id: TaskID
+        if let raw = r.id {
+            guard let parsed = TaskID(raw) else { throw fail("'id' must be a UUID, not '\(Sanitizer.visible(raw))'") }
+            id = parsed
+        } else if let ext = r.externalID {
+            id = TaskID.stable(from: "external:\(r.source ?? "")\u{0}\(ext)")
+        } else {
+            id = TaskID.stable(from: "title:\(title)\u{0}\(created.map(String.init) ?? "")")
+        }
+        // Sized exactly: the plans of a whole file are held until written
+        // (grown by doubling, a plan of 11 fields had room for 16 — at
+        // 100,000 tasks, 20 MB of peak memory).
+        var fields: [(TaskField, FieldValue)] = []
+        fields.reserveCapacity(8 + (created == nil ? 0 : 1) + (r.source == nil ? 0 : 1) + (r.externalID == nil ? 0 : 1) + (r.extra?.count ?? 0))
+        fields.append((.title, .string(title)))
+        fields.append((.notes, .string(try TaskText.notes(r.notes ?? ""))))
+        fields.append((.urgency, try r.urgency.map { .string(try Urgency.parse($0).rawValue) } ?? .null))
+        fields.append((.importance, try r.importance.map { .int(Int64(try Importance.parse(String($0)).rawValue)) } ?? .null))
+        fields.append((.duration, try r.duration.map { .int(Int64(try TaskDuration(minutes: $0).minutes)) } ?? .null))
+        fields.append((.category, try r.category.map { .string(try TaskText.category($0)) } ?? .null))
+        fields.append((.due, try r.due.map { .string(try DueDate.parse($0).description) } ?? .null))
+        fields.append((.deleted, .bool(r.deleted ?? false)))
+        if let created { fields.append((.created, .int(created))) }
+        if let source = r.source { fields.append((.source, .string(try TaskText.label(source, name: "source")))) }
+        if let ext = r.externalID { fields.append((.externalID, .string(try TaskText.label(ext, name: "external_id")))) }
+        for (name, value) in (r.extra ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let field = TaskField(rawValue: name), !field.isKnown, field.tagName == nil, field.accepts(value) else {
+                throw fail("'extra' holds '\(Sanitizer.visible(name))', which is not a field this build can keep")
+            }
+            fields.append((field, value))
+        }
+        let tags = try r.tags.map { try $0.map(TaskText.tag) }
+        var versions: [TaskField: Version] = [:]
+        for (name, text) in r.versions ?? [:] {
+            guard let field = TaskField(rawValue: name), let version = Version(encoded: text) else {
+                throw fail("'versions' holds '\(Sanitizer.visible(name))': '\(Sanitizer.visible(text))', which is not a field and a version")
+            }
+            versions[field] = version
+        }
+        return ImportPlan(id: id, fields: fields, done: r.done ?? (completedAt != nil), completedAt: completedAt,
+                          nextUp: r.nextUp ?? false, modified: modified, tags: tags, versions: versions)
     }
 }
 
