@@ -68,7 +68,9 @@ extension TaskStore {
                 for tag in tags { fields.append((.tag(tag), .bool(true))) }
                 for tag in existing?.tags ?? [] where !wanted.contains(TextMatch.fold(tag)) { fields.append((.tag(tag), .bool(false))) }
             }
-            if existing == nil, !fields.contains(where: { $0.0 == .created }) { fields.append((.created, .int(now))) }
+            // By index, comparing fields only: a `contains(where:)` copied
+            // each pair out, its value's text retained and released.
+            if existing == nil, !fields.indices.contains(where: { fields[$0].0 == .created }) { fields.append((.created, .int(now))) }
         }
 
         /// When the file's value of `field` was written: its version, else the

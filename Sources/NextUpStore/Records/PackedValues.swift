@@ -121,13 +121,22 @@ struct PackedValues: @unchecked Sendable {
         init(_ base: UnsafeMutableRawPointer) { self.base = base }
 
         mutating func text(_ text: String?) {
-            guard var text else { return null() }
+            guard let text else { return null() }
             let (base, used) = (base, used)
-            let length = text.withUTF8 { bytes -> Int in
+            func write(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
                 base.storeBytes(of: Tag.text, toByteOffset: used, as: UInt8.self)
                 base.storeBytes(of: UInt32(bytes.count), toByteOffset: used + 1, as: UInt32.self)
                 if let source = bytes.baseAddress, !bytes.isEmpty { (base + used + 5).copyMemory(from: source, byteCount: bytes.count) }
                 return bytes.count
+            }
+            // The text's bytes in place; a copy of the string (to call the
+            // mutating `withUTF8`) only for one not stored as UTF-8.
+            let length: Int
+            if let written = text.utf8.withContiguousStorageIfAvailable(write) {
+                length = written
+            } else {
+                var copy = text
+                length = copy.withUTF8(write)
             }
             self.used += 5 + length
             values += 1
