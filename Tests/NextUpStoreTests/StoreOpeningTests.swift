@@ -117,7 +117,7 @@ import Testing
         _ = try store.add(TaskDraft(title: "still writable"))
         #expect(try store.openCount() == 4)
         // Migrated, it has exactly the tables and indexes of a new store
-        // (v7 made the lists' index again, `created` second).
+        // (v7 and v8 made the lists' index again, `created` second, then first).
         let fresh = try TaskStore.open(StoreLocation(folder: tmp.path("fresh")))
         #expect(try schema(store) == schema(fresh))
     }
