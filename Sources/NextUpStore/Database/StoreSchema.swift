@@ -162,9 +162,10 @@ public enum StoreSchema {
                 """)
         }
         // v8: `task_list` keyed by `created` first. The lists select Next Up
-        // or the Backlog by `next_up` (Next Up through `task_next_up`, the
-        // Backlog by scanning this index, as before: the same plans, the
-        // same times at 100,000 tasks), but building it sorted every open
+        // or the Backlog by `next_up` (Next Up through `task_next_up`; the
+        // Backlog from this index, now scanned where it was searched on
+        // `next_up IS NULL` — nearly every entry either way — in the same
+        // time at 100,000 tasks), but building it sorted every open
         // row on a first column that is NULL for nearly all of them, and
         // SQLite's sorter compares such keys by unpacking every column;
         // with an integer first it compares the integers in place. Building
