@@ -9,7 +9,7 @@ from .measure import Launcher
 class Context:
     """The binary under test, the scratch folder, the run counts and the cap.
 
-    - `runs`: timed runs of a cheap command (after `warmup` untimed ones);
+    - `runs`: timed runs of a command (after `warmup` untimed ones);
     - `heavy_runs`: timed runs of a command that reads or writes every task
       (import, export, list --json, first sync) at 100,000 tasks;
     - `cap`: seconds any one command may take before it is killed and
@@ -40,6 +40,7 @@ class Context:
         return os.path.join(self.work, *parts)
 
     def fresh_dir(self, *parts):
+        """The path of a folder that does not exist yet (its parent does)."""
         p = self.path(*parts)
         shutil.rmtree(p, ignore_errors=True)
         os.makedirs(os.path.dirname(p), exist_ok=True)
@@ -54,15 +55,16 @@ class Context:
     def nextup(self, *args):
         return [self.binary] + list(args)
 
-    def series(self, argv_for, runs, env=None, stdout="/dev/null", stdin="/dev/null", cap=None, before=None):
+    def run(self, argv, env=None, stdout="/dev/null"):
+        """One untimed-for-the-table run (a Sample all the same)."""
+        return self.launcher.run(argv, env=env or self.env, stdout=stdout, timeout=self.cap)
+
+    def series(self, argv_for, runs, env=None, stdout="/dev/null"):
         """Runs `argv_for(i)` warmup + runs times; returns the timed samples.
         Stops at the first failed or capped run and returns it alone."""
         samples = []
         for i in range(self.warmup + runs):
-            if before:
-                before(i)
-            s = self.launcher.run(argv_for(i), env=env or self.env, stdin=stdin, stdout=stdout,
-                                  timeout=cap or self.cap)
+            s = self.run(argv_for(i), env=env, stdout=stdout)
             if not s.ok:
                 return [s]
             if i >= self.warmup:

@@ -1,35 +1,30 @@
 """The results table: printed, and written into docs/benchmarks.md between
-two markers (text outside them — the analysis of each MISS — is kept)."""
+two markers (the text outside them is kept)."""
 
 import os
 import platform
 import subprocess
 import time
 
-from .results import fmt_bytes, fmt_n, fmt_rss, fmt_target, fmt_time
-from .taskwarrior import IN_TURN, PAIRS, RATIO_AT
+from .results import fmt_budget, fmt_figure, fmt_n, fmt_time
+from .taskwarrior import RATIO, RATIO_AT
 
 BEGIN = "<!-- bench:begin (written by `make bench`; edit outside these markers) -->"
 END = "<!-- bench:end -->"
-RATIO_TARGET = 5.0
+
+HEAD = ["tasks", "measurement", "figure", "budget", "result", "note"]
+RATIO_HEAD = ["nextup", "Taskwarrior", "nextup median", "Taskwarrior median", "× faster", "budget", "result"]
+TITLES = {"command line": "Command line", "sync": "Sync", "TUI": "TUI"}
 
 
 def machine():
     """nproc, CPU model, memory, OS, load: what the figures depend on."""
-    cpu = "?"
+    cpu, mem = "?", "?"
     try:
         with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    mem = "?"
-    try:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "?")
         with open("/proc/meminfo") as f:
-            kb = int(f.readline().split()[1])
-            mem = "%.1f GiB" % (kb / 1024 / 1024)
+            mem = "%.1f GiB" % (int(f.readline().split()[1]) / 1024 / 1024)
     except (OSError, ValueError, IndexError):
         pass
     osname = platform.system() + " " + platform.release()
@@ -55,75 +50,40 @@ def git_commit(repo):
 
 
 def cells(row):
-    """median, min, max, CPU, RSS, target, result, note."""
-    if row.error and not row.stats and row.value is None:
-        return ["—", "—", "—", "—", "—", fmt_target(row), row.status, row.error]
-    if row.unit == "KiB":
-        return ["—", "—", "—", "—", fmt_rss(row.extra.get("rss_kb")), fmt_target(row), row.status, row.note]
-    if row.unit == "B":
-        return [fmt_bytes(row.value), "—", "—", "—", "—", fmt_target(row), row.status, row.note]
-    if row.stats:
-        s = row.stats
-        note = row.note or ("%d runs" % len(s.samples))
-        return [fmt_time(s.median), fmt_time(s.min), fmt_time(s.max), fmt_time(s.cpu), fmt_rss(s.rss_kb),
-                fmt_target(row), row.status, note]
-    note = ("%d samples" % row.extra["count"]) if "count" in row.extra else row.note
-    if "p95" in row.extra:
-        note = "p95 %s, %s" % (fmt_time(row.extra["p95"]), note)
-    return [fmt_time(row.value), fmt_time(row.extra.get("min")), fmt_time(row.extra.get("max")), "—", "—",
-            fmt_target(row), row.status, note]
+    if row.error:
+        return [fmt_n(row.n), row.name, "—", fmt_budget(row), row.status, row.error]
+    return [fmt_n(row.n), row.name, fmt_figure(row), fmt_budget(row), row.status, row.note]
 
 
-HEAD = ["tasks", "measurement", "median", "min", "max", "CPU", "peak RSS", "target", "result", "note"]
-RATIO_HEAD = ["tasks", "nextup", "Taskwarrior", "runs", "nextup median", "Taskwarrior median", "how many × faster",
-              "× in CPU time",
-              "≥ %d× at %s" % (RATIO_TARGET, fmt_n(RATIO_AT))]
+def ratio_cells(pair):
+    """One pair's cells and its verdict (PASS, MISS, or "error")."""
+    mine = fmt_time(pair.mine_stats.median) if pair.mine_stats else "—"
+    if pair.error or not pair.their_stats or not pair.mine_stats:
+        why = pair.error or "not measured"
+        return [pair.mine, pair.theirs, mine, why, "—", "≥ %g×" % RATIO, "error"]
+    ratio = pair.their_stats.median / pair.mine_stats.median
+    verdict = "PASS" if ratio >= RATIO else "MISS"
+    return [pair.mine, pair.theirs, mine, fmt_time(pair.their_stats.median), "%.1f×" % ratio,
+            "≥ %g×" % RATIO, verdict]
 
 
-def tables(rows):
+def tables(rows, pairs):
     """[(title, head, body rows)]."""
     out = []
-    titles = {"command line": "Command line", "sync": "Sync", "phone bridge": "Phone bridge (vdir)", "TUI": "TUI",
-              "Taskwarrior": "Taskwarrior 2.6",
-              IN_TURN: "Side by side at %s tasks (nextup's and Taskwarrior's runs taken in turn)" % fmt_n(RATIO_AT)}
-    for section, title in titles.items():
-        body = [[fmt_n(r.n), r.name] + cells(r) for r in rows if r.section == section]
+    for section, title in TITLES.items():
+        body = [cells(r) for r in rows if r.section == section]
         if body:
             out.append((title, HEAD, body))
-    ratio = ratio_rows(rows)
-    if ratio:
-        out.append(("nextup against Taskwarrior 2.6 (medians)", RATIO_HEAD, ratio))
+    if pairs:
+        out.append(("Beside Taskwarrior 2.6 at %s tasks (runs taken in turn)" % fmt_n(RATIO_AT), RATIO_HEAD,
+                    [ratio_cells(p) for p in pairs]))
     return out
 
 
-def ratio_rows(rows):
-    by = {(r.section, r.n, r.name): r for r in rows if r.section != IN_TURN}
-    turns = {(r.n, r.extra["pair"], r.name): r for r in rows if r.section == IN_TURN}
-    body = []
-    for n in sorted({r.n for r in rows if r.section == "Taskwarrior"}):
-        for mine, theirs in PAIRS:
-            # A pair measured in turn is judged on those runs; the sections'
-            # own runs are minutes apart.
-            a, b = turns.get((n, mine, mine)), turns.get((n, mine, theirs))
-            runs = "in turn"
-            if not (a and b and a.stats and b.stats):
-                a, b = by.get(("command line", n, mine)), by.get(("Taskwarrior", n, theirs))
-                runs = "each in its section"
-            if not a or not b:
-                continue
-            if a.stats and b.stats:
-                ratio = b.stats.median / a.stats.median
-                verdict = ("PASS" if ratio >= RATIO_TARGET else "MISS") if n == RATIO_AT else "—"
-                cpu = ("%.1f×" % (b.stats.cpu / a.stats.cpu)) if a.stats.cpu and b.stats.cpu else "—"
-                body.append([fmt_n(n), mine, theirs, runs, fmt_time(a.stats.median), fmt_time(b.stats.median),
-                             "%.1f×" % ratio, cpu, verdict])
-            elif a.stats and b.capped:
-                body.append([fmt_n(n), mine, theirs, runs, fmt_time(a.stats.median), b.error,
-                             "> %.0f×" % (b.capped / a.stats.median), "—", "—"])
-            else:
-                body.append([fmt_n(n), mine, theirs, runs, fmt_time(a.median) if a.stats else a.status,
-                             b.error or b.status, "—", "—", "—"])
-    return body
+def verdicts(rows, pairs):
+    """(PASS, MISS) counts over every budget, the ratios included."""
+    results = [r.status for r in rows] + [ratio_cells(p)[-1] for p in pairs]
+    return results.count("PASS"), results.count("MISS")
 
 
 def text_table(head, body):
@@ -139,52 +99,44 @@ def md_table(head, body):
     return "\n".join(out)
 
 
-def print_tables(rows, log=print):
-    for title, head, body in tables(rows):
+def print_tables(rows, pairs, log=print):
+    for title, head, body in tables(rows, pairs):
         log("\n== %s ==" % title)
         log(text_table(head, body))
 
 
-def markdown(rows, info):
+def markdown(rows, pairs, info):
     m = info["machine"]
+    passed, missed = verdicts(rows, pairs)
     lines = [
         BEGIN,
         "",
-        "## Results",
+        "## The table",
         "",
-        "- date: %s" % info["date"],
-        "- machine: %s CPUs (`nproc`), %s, %s memory, %s" % (m["nproc"], m["cpu"], m["memory"], m["os"]),
-        "- load average when the run started: %s%s" % (m["load"], " — **noisy: other work was running**"
-                                                        if float(m["load"].split()[0]) > 0.5 else ""),
-        "- nextup: `%s` at commit %s" % (info["binary"], info["commit"]),
-        "- Taskwarrior: %s" % info["taskwarrior"],
-        "- runs: %s timed runs after %s warm-up (%s for whole-set commands at 100,000); cap %s s per command; "
-        "whole run took %s" % (info["runs"], info["warmup"], info["heavy_runs"], info["cap"], info["elapsed"]),
-        "- Wall times are judged against the targets; CPU is the median user + system time of the same runs, "
-        "a steadier figure when other work shares the cores",
-        "- RSS figures: %s" % ("peak resident set of the command itself (wait4 through bench/spawn.c)"
-                               if info["exact_rss"] else "upper bounds (no C compiler: timed from Python)"),
+        "- date: %s; nextup `%s` at commit %s; Taskwarrior: %s" % (
+            info["date"], info["binary"], info["commit"], info["taskwarrior"]),
+        "- machine: %s CPUs, %s, %s memory, %s; load average at the start: %s%s" % (
+            m["nproc"], m["cpu"], m["memory"], m["os"], m["load"],
+            " (**noisy: other work was running**)" if float(m["load"].split()[0]) > 0.5 else ""),
+        "- %s timed runs after %s warm-up (%s for whole-set commands at 100,000); the run took %s" % (
+            info["runs"], info["warmup"], info["heavy_runs"], info["elapsed"]),
         "",
     ]
-    for title, head, body in tables(rows):
+    for title, head, body in tables(rows, pairs):
         lines += ["### " + title, "", md_table(head, body), ""]
-    misses = [r for r in rows if r.status == "MISS"]
-    ratio_misses = [r for r in ratio_rows(rows) if r[-1] == "MISS"]
-    lines += ["MISS: %d against the targets, %d against the 5× ratio (each is analysed below)."
-              % (len(misses), len(ratio_misses)), "", END]
+    lines += ["%d PASS, %d MISS." % (passed, missed), "", END]
     return "\n".join(lines)
 
 
-def write_markdown(path, rows, info):
+def write_markdown(path, rows, pairs, info):
     """Replaces the part between the markers; creates the file if needed."""
-    block = markdown(rows, info)
+    block = markdown(rows, pairs, info)
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             text = f.read()
         if BEGIN in text and END in text:
             head, rest = text.split(BEGIN, 1)
-            tail = rest.split(END, 1)[1]
-            text = head + block + tail
+            text = head + block + rest.split(END, 1)[1]
         else:
             text = text.rstrip("\n") + "\n\n" + block + "\n"
     else:

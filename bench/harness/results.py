@@ -1,68 +1,60 @@
-"""Results: one row per measurement, PASS/MISS against its target."""
+"""Results: one row per budget measured, its figure beside its budget."""
 
-from .measure import Stats
+from .measure import Stats, percentile
 
 
 class Row:
     """One measurement at one size.
 
-    `stats` holds the timed runs (wall time, RSS); `value` replaces it for
-    figures that are not one process's wall time (TUI latencies, p95...).
-    `status` is PASS/MISS against `target` (seconds, or KiB when `unit` is
-    "KiB", or bytes when it is "B"), "—" without a target, or a word for what went wrong
-    ("not available yet", "error", "> cap").
+    `figure` is what the budget judges: the median wall time of a command's
+    runs (`measured`), or a statistic of TUI latencies (`latencies`), or a
+    peak RSS in KiB when `unit` is "KiB". `status` is PASS/MISS against
+    `budget`, "—" without one, or what went wrong ("error", "> cap",
+    "not available").
     """
 
-    def __init__(self, section, n, name, target=None, unit="s", note=""):
+    def __init__(self, section, n, name, budget=None, unit="s", note=""):
         self.section = section
         self.n = n
         self.name = name
-        self.target = target
+        self.budget = budget
         self.unit = unit
         self.note = note
         self.stats = None
-        self.value = None
-        self.extra = {}
+        self.figure = None
         self.status = "—"
         self.error = None
         self.capped = None
 
     def measured(self, samples):
+        """Judges the median of a series of runs (bench/harness/measure.py)."""
         bad = [s for s in samples if not s.ok]
         if bad:
             s = bad[0]
             if s.timed_out:
-                self.status = "> cap"
                 self.capped = s.wall
-                self.error = "> %s (capped)" % fmt_time(s.wall)
-            else:
-                self.status = "error"
-                self.error = "exit %d: %s" % (s.code, s.stderr[:160])
-            return self
+                return self.failed("> %s (capped)" % fmt_time(s.wall), "> cap")
+            return self.failed("exit %d: %s" % (s.code, s.stderr[:160]))
         self.stats = Stats(samples)
-        self.judge(self.stats.median)
-        return self
+        return self.judge(self.stats.median)
+
+    def latencies(self, times, judged_on="p95"):
+        """Judges the p95 (or the max) of a series of latencies in seconds."""
+        p50, p95, worst = percentile(times, 50), percentile(times, 95), max(times)
+        detail = "p50 %s, p95 %s, max %s over %d" % (fmt_time(p50), fmt_time(p95), fmt_time(worst), len(times))
+        self.note = detail + ("; " + self.note if self.note else "")
+        return self.judge(p95 if judged_on == "p95" else worst)
 
     def judge(self, figure):
-        if self.target is not None and figure is not None:
-            self.status = "PASS" if figure <= self.target else "MISS"
+        self.figure = figure
+        if self.budget is not None and figure is not None:
+            self.status = "PASS" if figure <= self.budget else "MISS"
         return self
 
-    def unavailable(self, reason):
-        self.status = "not available yet"
+    def failed(self, reason, status="error"):
+        self.status = status
         self.error = reason
         return self
-
-    def failed(self, reason):
-        self.status = "error"
-        self.error = reason
-        return self
-
-    @property
-    def median(self):
-        if self.value is not None:
-            return self.value
-        return self.stats.median if self.stats else None
 
 
 def fmt_time(s):
@@ -74,26 +66,27 @@ def fmt_time(s):
 
 
 def fmt_rss(kb):
-    if kb is None:
-        return "—"
-    return "%.1f MB" % (kb / 1024)
+    return "—" if kb is None else "%.0f MB" % (kb / 1024)
 
 
-def fmt_target(row):
-    if row.target is None:
+def fmt_figure(row):
+    return fmt_rss(row.figure) if row.unit == "KiB" else fmt_time(row.figure)
+
+
+def fmt_budget(row):
+    if row.budget is None:
         return "—"
     if row.unit == "KiB":
-        return "≤ " + fmt_rss(row.target)
-    if row.unit == "B":
-        return "≤ " + fmt_bytes(row.target)
-    return "≤ " + fmt_time(row.target).replace(".0 ms", " ms").replace(".00 s", " s")
-
-
-def fmt_bytes(b):
-    if b is None:
-        return "—"
-    return "%.2f KB" % (b / 1000) if b >= 1000 else "%d B" % b
+        return "≤ " + fmt_rss(row.budget)
+    return "≤ " + fmt_time(row.budget).replace(".0 ms", " ms").replace(".00 s", " s")
 
 
 def fmt_n(n):
     return "{:,}".format(n)
+
+
+def runs_note(stats):
+    """"7 runs: 12.1–13.5 ms" (the figure is their median)."""
+    if len(stats.samples) == 1:
+        return "1 run"
+    return "%d runs: %s–%s" % (len(stats.samples), fmt_time(stats.min), fmt_time(stats.max))

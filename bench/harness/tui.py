@@ -1,122 +1,93 @@
-"""The TUI (issue 4) in tmux: start to first full screen, key press to
-redrawn screen, peak RSS, and live propagation from another process on the
-same store and from another replica through the peer folder — also of the
-first change another replica publishes right after the TUI starts, while its
-start-up reconcile runs.
+"""The TUI in tmux: start to first screen, key press to screen, a key in the
+filter, another process's change and another machine's change on screen, and
+keys pressed while a first sync fills the store.
 
-"First full screen" is the last chunk of output before the screen went quiet
-for 300 ms, provided the screen then shows the first Next Up task. "Redrawn"
-is the last chunk of output of the burst a key press caused (quiet 60 ms).
-A key in the filter (`/`, then typing) is timed the same way; each key
-narrows or widens the lists, which must be redrawn.
-Propagation is timed from the moment the writing command has exited (its
-change is committed, and published to its log) until the other screen shows
-the new title. The first change after start: the TUI is started afresh each
-time, and the other replica's edit is made and published the moment the TUI
-is launched; timed, as above, from the end of that publish.
+"First screen" is the last chunk of output before the screen went quiet for
+300 ms, provided it shows the first Next Up task. A key's time is to the last
+chunk of output of the burst it caused (quiet 60 ms). A change's time runs
+from the moment the writing command has exited (its change committed, and
+for another machine, its log line written to the peer folder, as Syncthing
+would deliver it) until the screen shows the new title.
 """
 
 import os
+import re
 import shlex
+import statistics
+import threading
 import time
 
-from .measure import percentile
-from .results import Row
-from .tmux import Tmux, TmuxError, peak_rss_kb, tmux_available
+from .results import Row, fmt_time
+from .tmux import Tmux, TmuxError, tmux_available
 
 SECTION = "TUI"
 WIDTH, HEIGHT = 120, 40
 
-
-def targets_for(n):
-    if n < 100_000:
-        return {"live": 1.0}  # p95 of propagation: the target holds at every size
-    return {"first": 0.200, "key": 0.016, "filter": 0.050, "rss": 100 * 1024, "live": 1.0}
-
+FIRST = "start → first screen"
+KEY = "key j/k → screen"
+KEY_WRITE = "key u (a write) → screen"
+FILTER = "key in the filter → screen"
+LOCAL = "another process's change → screen"
+PEER = "another machine's change → screen, from its log's arrival"
+DURING_CLI = "keys while `nextup sync` fills the store: slowest"
+DURING_OWN = "keys while the TUI's own first sync runs: slowest"
 
 # Typed one key at a time after `/`, each followed by one Backspace (which
 # widens the filter again): ASCII words, Unicode case folding (`STRASSE`
 # matches "Straße"), a category. 27 timed keys.
 FILTER_TEXTS = ["report", "STRASSE", "cat:home fix"]
-
-NAMES = ["start → first full screen", "key j/k → redrawn screen", "key u (write + reload) → redrawn screen",
-         "key in the filter → redrawn screen", "peak RSS", "live: other process, same store (p50 / p95)", "live: other replica via peer folder (p50 / p95)"]
+COUNTS = re.compile(r"Next Up (\d+) · Backlog (\d+)")
 
 
-def first_change_name(starts):
-    return "live: first peer change after start (p50 / p95 over %d starts)" % starts
-
-
-def unavailable_rows(n, reason, starts=20):
-    return [Row(SECTION, n, name).unavailable(reason) for name in NAMES + [first_change_name(starts)]]
+def budgets(n):
+    b = {LOCAL: 0.050, PEER: 0.300}
+    if n == 100_000:
+        b.update({FIRST: 0.250, KEY: 0.033, KEY_WRITE: 0.033, FILTER: 0.050, DURING_CLI: 0.100, DURING_OWN: 0.100})
+    return b
 
 
 def first_word(title):
     return (title or "").split(" ")[0][:8]
 
 
-def run(ctx, n, store, plan, keys=30, changes=20, replica=None, starts=20):
-    """`replica`: (store A, store B, peer folder) from the sync section, or a
-    reason why there is none. `starts`: TUI starts timed for the first peer
-    change after start."""
+def run(ctx, n, store, plan, keys=30, changes=20, replica=None):
+    """`replica`: (store A, store B, peer folder) from the sync section, or None."""
     if not tmux_available():
-        return unavailable_rows(n, "tmux is not installed", starts)
-    t = targets_for(n)
+        return [Row(SECTION, n, "TUI").failed("tmux is not installed")]
+    b = budgets(n)
     rows = []
     tmux = Tmux("nextup-bench-%d" % os.getpid(), WIDTH, HEIGHT, ctx.env)
+    env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "NO_COLOR": "1",
+           "HOME": ctx.env["HOME"], "XDG_CONFIG_HOME": ctx.env["XDG_CONFIG_HOME"]}
+    target_id = plan["next_ids"][0]
     try:
-        env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "NO_COLOR": "1",
-               "HOME": ctx.env["HOME"], "XDG_CONFIG_HOME": ctx.env["XDG_CONFIG_HOME"]}
-        start = tmux.respawn(ctx.nextup("--store", store), env)
-        last = tmux.wait_quiet(start, 0.3, ctx.cap)
-        dead = tmux.pane("#{pane_dead}") == "1"
-        if dead:
-            return unavailable_rows(n, "`nextup` with no subcommand exits at once (no TUI in this build)", starts)
-        screen = tmux.screen()
-        if last is None:
-            return unavailable_rows(n, "the TUI drew nothing within %d s" % ctx.cap, starts)
-        expect = first_word(plan["first_next_title"])
-        first = Row(SECTION, n, "start → first full screen", t.get("first"))
-        if expect and expect not in screen:
-            rows.append(first.failed("the first screen does not show the first Next Up task (%r)" % expect))
-        else:
-            first.value = last - start
-            rows.append(first.judge(first.value))
-        pid = int(tmux.pane("#{pane_pid}") or 0)
-
-        rows.append(key_latency(tmux, n, "key j/k → redrawn screen", ["j", "k"] * (keys // 2), t.get("key")))
-        rows.append(key_latency(tmux, n, "key u (write + reload) → redrawn screen", ["u"] * (3 * max(1, keys // 6)),
-                                t.get("key")))
-        rows.append(filter_latency(tmux, n, "key in the filter → redrawn screen", FILTER_TEXTS, t.get("filter")))
-
-        rss = Row(SECTION, n, "peak RSS", t.get("rss"), unit="KiB")
-        rss.extra["rss_kb"] = peak_rss_kb(pid)
-        rows.append(rss.judge(rss.extra["rss_kb"]) if rss.extra["rss_kb"] else rss.failed("no /proc status"))
-
-        target_id = plan["next_ids"][0] if plan["next_ids"] else None
-        rows.append(propagation(ctx, tmux, n, "live: other process, same store (p50 / p95)", changes, t.get("live"),
+        rows.append(first_screen(ctx, tmux, n, store, env, plan, b.get(FIRST)))
+        if rows[-1].status == "error":
+            return rows
+        rows.append(key_latency(tmux, Row(SECTION, n, KEY, b.get(KEY)), ["j", "k"] * (keys // 2)))
+        rows.append(key_latency(tmux, Row(SECTION, n, KEY_WRITE, b.get(KEY_WRITE)), ["u"] * (3 * max(1, keys // 6))))
+        rows.append(filter_latency(tmux, Row(SECTION, n, FILTER, b.get(FILTER)), FILTER_TEXTS))
+        rows.append(propagation(ctx, tmux, Row(SECTION, n, LOCAL, b.get(LOCAL)), changes,
                                 lambda i: ctx.nextup("edit", target_id, "--title", "Live local %d" % i,
-                                                     "--store", store),
-                                "Live local %d"))
-        tmux.send("send-keys -t bench q")
-        time.sleep(0.2)
-
-        name = "live: other replica via peer folder (p50 / p95)"
-        if not isinstance(replica, tuple):
-            rows.append(Row(SECTION, n, name).unavailable(replica or "no synced replicas"))
-            rows.append(Row(SECTION, n, first_change_name(starts)).unavailable(replica or "no synced replicas"))
-        else:
-            a, b, peer = replica
-            start = tmux.respawn(ctx.nextup("--store", b, "--peer", peer), env)
-            tmux.wait_quiet(start, 0.3, ctx.cap)
-            rows.append(propagation(ctx, tmux, n, name, changes, t.get("live"),
-                                    lambda i: ctx.nextup("edit", target_id, "--title", "Live peer %d" % i,
-                                                         "--store", a, "--peer", peer),
-                                    "Live peer %d", publish=ctx.nextup("sync", "--store", a, "--peer", peer),
-                                    peer=peer))
-            tmux.send("send-keys -t bench q")
-            time.sleep(0.2)
-            rows.append(first_change_after_start(ctx, tmux, n, starts, t.get("live"), env, replica, target_id))
+                                                     "--store", store), "Live local %d"))
+        quit(tmux)
+        if replica is None:
+            return rows
+        a, b_store, peer = replica
+        want = int(plan_open(ctx, a))
+        # Before A's edits below, so that the first syncs read A's log as the sync section did.
+        rows.append(keys_during_first_sync(ctx, tmux, Row(SECTION, n, DURING_CLI, b.get(DURING_CLI)), env, peer,
+                                           want, own=False))
+        rows.append(keys_during_first_sync(ctx, tmux, Row(SECTION, n, DURING_OWN, b.get(DURING_OWN)), env, peer,
+                                           want, own=True))
+        start = tmux.respawn(ctx.nextup("--store", b_store, "--peer", peer), env)
+        tmux.wait_quiet(start, 0.3, ctx.cap)
+        publish = ctx.nextup("sync", "--store", a, "--peer", peer)
+        rows.append(propagation(ctx, tmux, Row(SECTION, n, PEER, b.get(PEER)), changes,
+                                lambda i: ctx.nextup("edit", target_id, "--title", "Live peer %d" % i,
+                                                     "--store", a, "--peer", peer),
+                                "Live peer %d", publish=publish, peer=peer))
+        quit(tmux)
     except TmuxError as e:
         rows.append(Row(SECTION, n, "TUI").failed(str(e)))
     finally:
@@ -124,74 +95,90 @@ def run(ctx, n, store, plan, keys=30, changes=20, replica=None, starts=20):
     return rows
 
 
-def key_latency(tmux, n, name, keys, target):
-    row = Row(SECTION, n, name, target)
+def plan_open(ctx, store):
+    out = ctx.path("tui-count.txt")
+    ctx.run(ctx.nextup("count", "--store", store), stdout=out)
+    with open(out, encoding="utf-8") as f:
+        return f.read().strip() or "0"
+
+
+def quit(tmux):
+    tmux.send("send-keys -t bench q")
+    deadline = time.perf_counter() + 10.0
+    while tmux.pane("#{pane_dead}") != "1" and time.perf_counter() < deadline:
+        time.sleep(0.02)
+
+
+def first_screen(ctx, tmux, n, store, env, plan, budget):
+    """The median over several starts; the last start stays open."""
+    row = Row(SECTION, n, FIRST, budget)
+    expect = first_word(plan["first_next_title"])
+    times = []
+    starts = ctx.runs_for(n, heavy=True)
+    for i in range(starts):
+        if i:
+            quit(tmux)
+        start = tmux.respawn(ctx.nextup("--store", store), env)
+        last = tmux.wait_quiet(start, 0.3, ctx.cap)
+        if tmux.pane("#{pane_dead}") == "1" or last is None:
+            return row.failed("the TUI drew nothing, or exited, within %d s" % ctx.cap)
+        if expect not in tmux.screen():
+            return row.failed("the first screen does not show the first Next Up task (%r)" % expect)
+        times.append(last - start)
+    times.sort()
+    row.note = "median of %d starts: %s–%s" % (starts, fmt_time(times[0]), fmt_time(times[-1])) if starts > 1 else "1 start"
+    return row.judge(statistics.median(times))
+
+
+def press(tmux, key, timeout=3.0):
+    """Sends a key once the screen is quiet; the seconds to its screen, or None."""
+    tmux.wait_quiet(time.perf_counter(), 0.1, 1.0)
+    t0 = time.perf_counter()
+    tmux.send("send-keys -t bench %s" % key)
+    last = tmux.wait_quiet(t0, 0.06, timeout)
+    return None if last is None else last - t0
+
+
+def key_latency(tmux, row, keys):
     times = []
     for key in keys:
-        tmux.wait_quiet(time.perf_counter(), 0.1, 1.0)
-        t0 = time.perf_counter()
-        tmux.send("send-keys -t bench %s" % key)
-        last = tmux.wait_quiet(t0, 0.06, 3.0)
-        if last is None:
+        t = press(tmux, key)
+        if t is None:
             return row.failed("no redraw within 3 s of key %r" % key)
-        times.append(last - t0)
-    latencies(row, times)
-    return row.judge(row.value)
+        times.append(t)
+    return row.latencies(times)
 
 
-def filter_latency(tmux, n, name, texts, target):
+def filter_latency(tmux, row, texts):
     """Opens the filter (`/`, untimed), types each text one key at a time
-    and then one Backspace, timing each key to its redrawn screen; then Esc
-    closes the prompt and clears the filter (untimed). The selection moved
-    with the filter (and the focus may have moved to the Backlog), so `g`,
-    Tab, `g` take both panes back to the top for the rows after."""
-    row = Row(SECTION, n, name, target)
+    and then one Backspace, timing each key to its screen; then Esc closes
+    the prompt and clears the filter (untimed). The selection moved with the
+    filter (and the focus may have moved to the Backlog), so `g`, Tab, `g`
+    take both panes back to the top for what follows."""
     times = []
-
-    def press(args, timed):
-        tmux.wait_quiet(time.perf_counter(), 0.1, 1.0)
-        t0 = time.perf_counter()
-        tmux.send("send-keys -t bench %s" % args)
-        last = tmux.wait_quiet(t0, 0.06, 3.0 if timed else 0.5)
-        if timed:
-            if last is None:
-                raise TmuxError("no redraw within 3 s of key %s in the filter" % args)
-            times.append(last - t0)
-
-    try:
-        for text in texts:
-            press("/", False)
-            for ch in text:
-                press("-l %s" % shlex.quote(ch), True)
-            press("BSpace", True)
-            press("Escape", False)
-        for key in ("g", "Tab", "g"):
-            press(key, False)
-    except TmuxError as e:
-        return row.failed(str(e))
-    latencies(row, times)
-    return row.judge(row.extra["p95"])
+    for text in texts:
+        press(tmux, "/", 0.5)
+        for key in ["-l %s" % shlex.quote(ch) for ch in text] + ["BSpace"]:
+            t = press(tmux, key)
+            if t is None:
+                return row.failed("no redraw within 3 s of key %s in the filter" % key)
+            times.append(t)
+        press(tmux, "Escape", 0.5)
+    for key in ("g", "Tab", "g"):
+        press(tmux, key, 0.5)
+    return row.latencies(times)
 
 
-def latencies(row, times):
-    row.value = percentile(times, 50)
-    row.extra["min"], row.extra["max"] = min(times), max(times)
-    row.extra["p95"] = percentile(times, 95)
-    row.extra["count"] = len(times)
-    return row
-
-
-def propagation(ctx, tmux, n, name, changes, target, argv_for, title, publish=None, peer=None):
-    row = Row(SECTION, n, name, target)
+def propagation(ctx, tmux, row, changes, argv_for, title, publish=None, peer=None):
     times = []
     for i in range(changes):
         before = log_sizes(peer)
-        s = ctx.launcher.run(argv_for(i), env=ctx.env, timeout=ctx.cap)
+        s = ctx.run(argv_for(i))
         if not s.ok:
             return row.failed("the writing command failed: %s" % s.stderr)
         if publish and log_sizes(peer) == before:
             # The edit did not publish by itself: a sync of the writer does.
-            s = ctx.launcher.run(publish, env=ctx.env, timeout=ctx.cap)
+            s = ctx.run(publish)
             if not s.ok:
                 return row.failed("sync of the writer failed: %s" % s.stderr)
         t0 = time.perf_counter()
@@ -199,40 +186,49 @@ def propagation(ctx, tmux, n, name, changes, target, argv_for, title, publish=No
         if seen is None:
             return row.failed("change %d did not show within 10 s" % i)
         times.append(seen - t0)
-    latencies(row, times)
-    return row.judge(row.extra["p95"])
+    return row.latencies(times)
 
 
-def first_change_after_start(ctx, tmux, n, starts, target, env, replica, target_id):
-    """Starts the TUI on B `starts` times; each time, the moment it is
-    launched, A edits a task on B's first screen and publishes it; the time is
-    from the end of that publish until B's screen shows the new title."""
-    a, b, peer = replica
-    row = Row(SECTION, n, first_change_name(starts), target)
-    times = []
-    for i in range(starts):
-        title = "Start peer %d" % i
-        tmux.respawn(ctx.nextup("--store", b, "--peer", peer), env)
-        before = log_sizes(peer)
-        s = ctx.launcher.run(ctx.nextup("edit", target_id, "--title", title, "--store", a, "--peer", peer),
-                             env=ctx.env, timeout=ctx.cap)
-        if not s.ok:
-            return row.failed("the writing command failed: %s" % s.stderr)
-        if log_sizes(peer) == before:
-            s = ctx.launcher.run(ctx.nextup("sync", "--store", a, "--peer", peer), env=ctx.env, timeout=ctx.cap)
-            if not s.ok:
-                return row.failed("sync of the writer failed: %s" % s.stderr)
-        t0 = time.perf_counter()
-        seen = tmux.wait_for_text(title, t0, 10.0)
-        if seen is None:
-            return row.failed("the change after start %d did not show within 10 s" % (i + 1))
-        times.append(seen - t0)
-        tmux.send("send-keys -t bench q")
-        deadline = time.perf_counter() + 10.0
-        while tmux.pane("#{pane_dead}") != "1" and time.perf_counter() < deadline:
-            time.sleep(0.02)
-    latencies(row, times)
-    return row.judge(row.extra["p95"])
+def keys_during_first_sync(ctx, tmux, row, env, peer, want_open, own):
+    """A TUI open on an empty store while the peer folder's log fills it:
+    `nextup sync` in another process (own=False), or the TUI's own sync
+    engine (own=True, the TUI started with the peer folder). Tab is pressed
+    (and timed) over and over until the screen counts every open task, and
+    five times more. Judged on the slowest key."""
+    store = ctx.fresh_dir("tui-sync", "own" if own else "cli")
+    start = tmux.respawn(ctx.nextup("--store", store, *(["--peer", peer] if own else [])), env)
+    if tmux.wait_quiet(start, 0.3 if not own else 0.05, ctx.cap) is None:
+        return row.failed("the TUI drew nothing within %d s" % ctx.cap)
+    began = time.perf_counter()
+    synced = []
+    if not own:
+        sync = threading.Thread(target=lambda: synced.append(
+            ctx.run(ctx.nextup("sync", "--store", store, "--peer", peer))))
+        sync.start()
+    times, shown, after = [], None, 0
+    while after < 5:
+        t = press(tmux, "Tab")
+        if t is None:
+            return row.failed("no redraw within 3 s of Tab, %d keys into the sync" % len(times))
+        times.append(t)
+        if shown is None and shows(tmux.screen(), want_open):
+            shown = time.perf_counter() - began
+        if shown is not None:
+            after += 1
+        elif time.perf_counter() - began > ctx.cap:
+            return row.failed("the screen did not count %d open tasks within %d s" % (want_open, ctx.cap))
+    if not own:
+        sync.join()
+        if not synced[0].ok:
+            return row.failed("nextup sync failed: %s" % synced[0].stderr)
+    quit(tmux)
+    row.note = "every task on screen %.1f s after the sync began" % shown
+    return row.latencies(times, judged_on="max")
+
+
+def shows(screen, want_open):
+    m = COUNTS.search(screen)
+    return bool(m) and int(m.group(1)) + int(m.group(2)) == want_open
 
 
 def log_sizes(folder):
