@@ -80,14 +80,13 @@ static-libs:
 	@mkdir -p $(STATIC_LIBS); a="$$(gcc -print-file-name=libstdc++.a)"; \
 	if [ -f "$$a" ]; then ln -sf "$$a" $(STATIC_LIBS)/libstdc++.a; else echo "note: no libstdc++.a; nextup links the shared libstdc++"; fi
 
-## bench: speed and memory at 1,000, 10,000 and 100,000 tasks, side by side with
-## Taskwarrior 2.6 (installed when missing), on the release build above;
-## results go to docs/benchmarks.md. BENCH_ARGS passes options (python3 bench/run.py --help).
+## bench: the perception budgets (docs/benchmarks.md) at 10,000 and 100,000
+## tasks, beside Taskwarrior 2.6 (installed when missing), on the release build
+## above; the table goes to docs/benchmarks.md. About 10 minutes on 2 cores.
+## BENCH_ARGS passes options (python3 bench/run.py --help).
 bench: deps static-libs
 	$(RELEASE_BUILD)
 	python3 bench/run.py --bin $(CURDIR)/.build/release/nextup $(BENCH_ARGS)
-	python3 tests/syncthing/run.py --bin $(CURDIR)/.build/release/nextup --only latency --latency-samples 40 \
-	  --doc docs/benchmarks.md
 
 ## bench-smoke: the benchmark harness at 50 tasks, one run, no Taskwarrior, on
 ## BENCH_BIN (default: the debug binary `make test` builds): proves it still works.

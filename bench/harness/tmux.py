@@ -118,6 +118,18 @@ class Tmux:
                 wait = quiet - (now - after[-1]) if after else deadline - now
                 self.lock.wait(timeout=max(0.001, min(wait, deadline - now)))
 
+    def settle(self, quiet, timeout):
+        """Waits until the pane has written nothing for `quiet` seconds (at
+        most `timeout` seconds)."""
+        deadline = time.perf_counter() + timeout
+        with self.lock:
+            while True:
+                now = time.perf_counter()
+                idle = now - self.output_times[-1] if self.output_times else quiet
+                if idle >= quiet or now >= deadline:
+                    return
+                self.lock.wait(timeout=max(0.001, min(quiet - idle, deadline - now)))
+
     def wait_for_text(self, text, since, timeout):
         """Captures the screen after each output until `text` shows; returns
         the time it was seen, or None."""

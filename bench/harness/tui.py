@@ -34,7 +34,7 @@ DURING_OWN = "keys while the TUI's own first sync runs: slowest"
 
 # Typed one key at a time after `/`, each followed by one Backspace (which
 # widens the filter again): ASCII words, Unicode case folding (`STRASSE`
-# matches "Straße"), a category. 27 timed keys.
+# matches "Straße"), a category: 28 timed keys.
 FILTER_TEXTS = ["report", "STRASSE", "cat:home fix"]
 COUNTS = re.compile(r"Next Up (\d+) · Backlog (\d+)")
 
@@ -132,7 +132,7 @@ def first_screen(ctx, tmux, n, store, env, plan, budget):
 
 def press(tmux, key, timeout=3.0):
     """Sends a key once the screen is quiet; the seconds to its screen, or None."""
-    tmux.wait_quiet(time.perf_counter(), 0.1, 1.0)
+    tmux.settle(0.1, 1.0)
     t0 = time.perf_counter()
     tmux.send("send-keys -t bench %s" % key)
     last = tmux.wait_quiet(t0, 0.06, timeout)
