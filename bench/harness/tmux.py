@@ -98,11 +98,6 @@ class Tmux:
         lines = self.command("display -p -t bench '%s'" % fmt)
         return lines[0] if lines else ""
 
-    def last_output_after(self, t0):
-        with self.lock:
-            after = [t for t in self.output_times if t >= t0]
-        return after[-1] if after else None
-
     def wait_quiet(self, since, quiet, timeout):
         """Waits for output after `since`, then for `quiet` seconds without
         any. Returns the time of the last output, or None if none came."""
@@ -130,9 +125,10 @@ class Tmux:
                     return
                 self.lock.wait(timeout=max(0.001, min(quiet - idle, deadline - now)))
 
-    def wait_for_text(self, text, since, timeout):
-        """Captures the screen after each output until `text` shows; returns
-        the time it was seen, or None."""
+    def wait_for(self, shows, since, timeout):
+        """Captures the screen after each output until `shows(screen)`;
+        returns the time of the last output before that capture (the
+        output that drew it), or None after `timeout` seconds."""
         deadline = time.perf_counter() + timeout
         seen = 0
         while time.perf_counter() < deadline:
@@ -140,9 +136,15 @@ class Tmux:
                 if len(self.output_times) == seen:
                     self.lock.wait(timeout=0.02)
                 seen = len(self.output_times)
-            if text in self.screen():
-                return time.perf_counter()
+                asked = time.perf_counter()
+            if shows(self.screen()):
+                with self.lock:
+                    drawn = [t for t in self.output_times if since <= t <= asked]
+                return drawn[-1] if drawn else asked
         return None
+
+    def wait_for_text(self, text, since, timeout):
+        return self.wait_for(lambda screen: text in screen, since, timeout)
 
     def close(self):
         try:
@@ -154,18 +156,6 @@ class Tmux:
             self.proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-
-
-def peak_rss_kb(pid):
-    """VmHWM of a live process, in KiB."""
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except (OSError, ValueError):
-        pass
-    return None
 
 
 def tmux_available():

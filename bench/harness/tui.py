@@ -2,8 +2,8 @@
 filter, another process's change and another machine's change on screen, and
 keys pressed while a first sync fills the store.
 
-"First screen" is the last chunk of output before the screen went quiet for
-300 ms, provided it shows the first Next Up task. A key's time is to the last
+"First screen" is the output that drew the first Next Up task and the count
+of the Next Up list. A key's time is to the last
 chunk of output of the burst it caused (quiet 60 ms). A change's time runs
 from the moment the writing command has exited (its change committed, and
 for another machine, its log line written to the peer folder, as Syncthing
@@ -119,12 +119,13 @@ def first_screen(ctx, tmux, n, store, env, plan, budget):
         if i:
             quit(tmux)
         start = tmux.respawn(ctx.nextup("--store", store), env)
-        last = tmux.wait_quiet(start, 0.3, ctx.cap)
-        if tmux.pane("#{pane_dead}") == "1" or last is None:
-            return row.failed("the TUI drew nothing, or exited, within %d s" % ctx.cap)
-        if expect not in tmux.screen():
-            return row.failed("the first screen does not show the first Next Up task (%r)" % expect)
-        times.append(last - start)
+        drawn = tmux.wait_for(lambda screen: expect in screen and next_up_count(screen) == plan["next_up"],
+                              start, ctx.cap)
+        if drawn is None:
+            return row.failed("the TUI did not show the first Next Up task (%r) and %d in Next Up within %d s"
+                              % (expect, plan["next_up"], ctx.cap))
+        times.append(drawn - start)
+        tmux.wait_quiet(start, 0.3, ctx.cap)
     times.sort()
     row.note = "median of %d starts: %s–%s" % (starts, fmt_time(times[0]), fmt_time(times[-1])) if starts > 1 else "1 start"
     return row.judge(statistics.median(times))
@@ -229,6 +230,11 @@ def keys_during_first_sync(ctx, tmux, row, env, peer, want_open, own):
 def shows(screen, want_open):
     m = COUNTS.search(screen)
     return bool(m) and int(m.group(1)) + int(m.group(2)) == want_open
+
+
+def next_up_count(screen):
+    m = COUNTS.search(screen)
+    return int(m.group(1)) if m else None
 
 
 def log_sizes(folder):
