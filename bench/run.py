@@ -65,7 +65,7 @@ def main(argv):
         log("bench: no nextup binary at %s (build it first)" % args.bin)
         return 2
     work = os.path.join(args.work, "smoke") if args.smoke else args.work
-    ctx = Context(args.bin, work, args.runs, args.heavy_runs, args.warmup, args.cap, smoke=args.smoke, log=log)
+    ctx = Context(args.bin, work, args.runs, args.heavy_runs, args.warmup, args.cap)
     machine = report.machine()
     log("bench: %s, %s CPUs, %s, load %s" % (args.bin, machine["nproc"], machine["cpu"], machine["load"]))
 

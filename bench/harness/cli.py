@@ -86,7 +86,8 @@ def run(ctx, n, data_path, plan, tw=None, tw_data_path=None):
             shutil.rmtree(d, ignore_errors=True)
     if "import: peak RSS" in b:
         rss = Row(SECTION, n, "import: peak RSS", b["import: peak RSS"], unit="KiB",
-                  note="the largest of the import's runs")
+                  note="the largest of the import's runs" + (
+                      "" if ctx.launcher.exact_rss else "; an upper bound (no C compiler for bench/spawn.c)"))
         rows.append(rss.judge(row.stats.rss_kb))
 
     on = lambda *args: (lambda i: ctx.nextup(*args, "--store", main))

@@ -16,15 +16,13 @@ class Context:
       reported as "> cap".
     """
 
-    def __init__(self, binary, work, runs, heavy_runs, warmup, cap, smoke=False, log=print):
+    def __init__(self, binary, work, runs, heavy_runs, warmup, cap):
         self.binary = os.path.abspath(binary)
         self.work = os.path.abspath(work)
         self.runs = runs
         self.heavy_runs = heavy_runs
         self.warmup = warmup
         self.cap = cap
-        self.smoke = smoke
-        self.log = log
         os.makedirs(self.work, exist_ok=True)
         self.launcher = Launcher(self.work)
         # nextup must not read the user's config (which may name a peer folder).

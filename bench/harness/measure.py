@@ -95,8 +95,6 @@ class Stats:
         self.min = min(walls)
         self.max = max(walls)
         self.rss_kb = max(s.rss_kb for s in samples)
-        cpus = [s.cpu for s in samples if s.cpu is not None]
-        self.cpu = statistics.median(cpus) if cpus else None
 
 
 def percentile(values, p):
