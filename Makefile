@@ -82,7 +82,7 @@ static-libs:
 
 ## bench: the perception budgets (docs/benchmarks.md) at 10,000 and 100,000
 ## tasks, beside Taskwarrior 2.6 (installed when missing), on the release build
-## above; the table goes to docs/benchmarks.md. About 10 minutes on 2 cores.
+## above; the table goes to docs/benchmarks.md. About 5 minutes on 2 cores.
 ## BENCH_ARGS passes options (python3 bench/run.py --help).
 bench: deps static-libs
 	$(RELEASE_BUILD)
