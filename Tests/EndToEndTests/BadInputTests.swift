@@ -74,11 +74,9 @@ import Testing
         try expectFailure(["import", "-"], stdin: json, says: says)
     }
 
-    /// A first import (no store yet) builds its store beside its place: a
-    /// file rejected once the building has begun — here a repeated id far
-    /// into it, found when the records are sorted, after the new store was
-    /// made and migrated — leaves no store and nothing of the building, and
-    /// the next command finds an empty store.
+    /// A first import (no store yet) of a rejected file — here a repeated
+    /// id far into it — leaves no store, and the next command finds an
+    /// empty store.
     @Test func aRejectedFirstImportLeavesNoStore() throws {
         let records = (0..<6_000).map { i in
             #"{"id": "6301bbfc-a0c5-454e-8ff9-\#(String(format: "%012x", i == 5_500 ? 17 : i))", "title": "task \#(i)"}"#
@@ -93,11 +91,9 @@ import Testing
         #expect(try nextup.run("count").out == "0")
     }
 
-    /// A large file is read, and each record planned, in two halves at
-    /// once. A bad record names its place in the whole file, whichever half
-    /// held it; with one in each half, the first is named; and a file that
-    /// is not JSON further on is reported as such, not for a bad record
-    /// before the break (as when reading comes first and planning after).
+    /// A bad record in a large file names its place in the whole file;
+    /// with two, the first is named; and a file that is not JSON further on
+    /// is reported as such, not for a bad record before the break.
     @Test(arguments: [
         ([4_500: #""importance": 7"#], "", "item 4501: importance must be 1, 2 or 3"),
         ([700: #""due": "2026-02-30""#, 5_200: #""importance": 7"#], "", "item 701: due date"),
@@ -110,7 +106,6 @@ import Testing
         }
         let file = scratch.path("bad-\(bad.keys.sorted()).json")
         try ("[" + records.joined(separator: ",\n") + tail + "]").write(to: file, atomically: false, encoding: .utf8)
-        #expect(try Data(contentsOf: file).count >= 256 * 1024)  // read in halves
         let result = try nextup.run(["import", file.path])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("nextup: ") && result.stderr.contains(says), "\(result)")

@@ -117,29 +117,4 @@ import Testing
         }
         #expect(t == base && c == clock)
     }
-    /// Creating a task is the edit of `TaskItem(id:)`: the same fields
-    /// written, at the same version, with the same clock after it; nothing
-    /// when every value is a new task's already; the same refusal.
-    @Test func creatingIsTheEditOfANewTask() throws {
-        let values: [(TaskField, [FieldValue])] = [
-            (.title, [.string("t"), .string("")]), (.notes, [.string(""), .string("n")]), (.urgency, [.null, .string("urgent")]),
-            (.importance, [.null, .int(2), .int(9)]), (.deleted, [.bool(false), .bool(true)]), (.created, [.int(0), .int(1_234)]),
-            (.tag("Work"), [.bool(true), .bool(false)]), (TaskField(rawValue: "x_new")!, [.string("v"), .null]),
-        ]
-        var rng = SystemRandomNumberGenerator()
-        for _ in 0..<500 {
-            let fields = values.shuffled(using: &rng).prefix(Int.random(in: 0...values.count, using: &rng))
-                .map { ($0.0, $0.1.randomElement(using: &rng)!) }
-            let importedAt: Int64? = [nil, 2_000, 9_000 + 400 * 24 * 3_600_000].randomElement(using: &rng)!
-            let clock = HybridClock(last: HybridTimestamp(millis: [100, 50_000].randomElement(using: &rng)!))
-            var t = TaskItem(id: TaskID.make()), c = clock, created = clock
-            let changes = try? LocalEdit.apply(fields, to: &t, clock: &c, replica: me, now: 9_000, importedAt: importedAt)
-            let made = try? LocalEdit.create(fields, clock: &created, replica: me, now: 9_000, importedAt: importedAt)
-            #expect((changes == nil) == (made == nil), "\(fields)")
-            guard let changes, let made else { continue }
-            #expect(made.fields.map(\.0) == changes.map(\.field) && made.fields.map(\.1) == changes.map(\.value), "\(fields)")
-            #expect(made.version == changes.first?.version)
-            #expect(created == c)
-        }
-    }
 }

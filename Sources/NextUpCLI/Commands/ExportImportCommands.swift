@@ -72,22 +72,17 @@ struct ImportCommand: ParsableCommand {
     /// What `run()` does, however its command line was parsed
     /// (``QuickCommandLine`` takes a plain `import FILE`): `readRecords`
     /// gives the file's records and how many recurring templates it held.
+    /// The file is read and validated before the store is opened, so a
+    /// rejected file never creates a store.
     static func run(_ folders: FolderOptions, file: String, overwrite: Bool,
-                    readRecords: () throws -> (planned: [TaskStore.PlannedRecord], templates: Int)) throws {
-        var (count, templates) = (0, 0)
-        func read() throws -> [TaskStore.PlannedRecord] {
-            let (planned, recurring) = try readRecords()
-            (count, templates) = (planned.count, recurring)
-            return planned
-        }
-        // A file is read while a store that does not exist yet is made; any
-        // other input (standard input, a pipe) first, as the store's lock
-        // is held meanwhile. Each record is planned as it is read
-        // (TaskStore.planned) and the store takes the plans over.
-        var pending: [TaskStore.PlannedRecord]? = isRegularFile(file) ? nil : try read()
+                    readRecords: () throws -> (records: [TaskJSON], templates: Int)) throws {
+        var pending: [TaskJSON]?
+        let templates: Int
+        (pending, templates) = try readRecords()
+        let count = pending!.count
         var imported: TaskStore.ImportSummary?
         let context = try CommandContext.open(folders) { location in
-            let opened = try TaskStore.openImporting(location, overwrite: overwrite, planned: { try pending.take() ?? read() })
+            let opened = try TaskStore.openImporting(location, pending.take()!, overwrite: overwrite)
             imported = opened.summary
             return opened.store
         }
@@ -105,12 +100,6 @@ struct ImportCommand: ParsableCommand {
 }
 
 extension ImportCommand {
-    /// Whether `path` names a regular file (not `-`, a pipe or a device).
-    static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return path != "-" && stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-    }
-
     /// The bytes of `file` (`-`: standard input).
     static func contents(of file: String) throws -> Data {
         if file == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
@@ -122,22 +111,17 @@ extension ImportCommand {
         return data
     }
 
-    /// The records of `file` in nextup's own format, each planned as it is
-    /// read (no recurring templates).
-    static func nextupRecords(_ file: String) throws -> (planned: [TaskStore.PlannedRecord], templates: Int) {
-        (try JSONOutput.decodeTasks(contents(of: file), leaving: .placeholder) { TaskStore.planned($0) }, 0)
+    /// The records of `file` in nextup's own format (no recurring templates).
+    static func nextupRecords(_ file: String) throws -> (records: [TaskJSON], templates: Int) {
+        (try JSONOutput.decodeTasks(contents(of: file)), 0)
     }
 
-    /// The file's records, planned (and how many recurring templates it
-    /// held). The file's bytes and any intermediate form are freed on
-    /// return, before the store is written.
-    func readRecords() throws -> (planned: [TaskStore.PlannedRecord], templates: Int) {
+    /// The file's records (and how many recurring templates it held).
+    func readRecords() throws -> (records: [TaskJSON], templates: Int) {
         guard from == .taskwarrior else { return try Self.nextupRecords(file) }
-        let data = try Self.contents(of: file)
-        let tasks = try TaskwarriorReader.read(data)
+        let tasks = try TaskwarriorReader.read(Self.contents(of: file))
         let mapping = taskwarrior.options(try CommandContext.loadConfig().taskwarrior)
-        return (try SideBySide.map(tasks, leaving: .placeholder) { TaskStore.planned(try TaskwarriorMapping.record($0, mapping)) },
-                tasks.filter { $0.status == .recurring }.count)
+        return (try tasks.map { try TaskwarriorMapping.record($0, mapping) }, tasks.filter { $0.status == .recurring }.count)
     }
 }
 

@@ -15,16 +15,8 @@ enum JSONOutput {
     /// Decodes an import file, turning decoder errors into one line that names
     /// the item and the key.
     static func decodeTasks(_ data: Data) throws -> [TaskJSON] {
-        try decodeTasks(data, leaving: TaskJSON(title: "")) { $0 }
-    }
-
-    /// ``decodeTasks(_:)`` with each record handed to `each` as it is read
-    /// (``TaskJSONReader/read(_:leaving:_:)``; from `JSONDecoder`'s records
-    /// in order), and `each`'s results returned instead.
-    static func decodeTasks<T>(_ data: Data, leaving placeholder: T, _ each: (consuming TaskJSON) -> T) throws -> [T] {
-        if let tasks = TaskJSONReader.read(data, leaving: placeholder, each) { return tasks }
         do {
-            return try JSONDecoder().decode([TaskJSON].self, from: data).map { each($0) }
+            return try JSONDecoder().decode([TaskJSON].self, from: data)
         } catch let DecodingError.typeMismatch(type, ctx) {
             throw CLIError("import: \(place(ctx.codingPath)) has the wrong type (expected \(describe(type)))")
         } catch let DecodingError.valueNotFound(type, ctx) {

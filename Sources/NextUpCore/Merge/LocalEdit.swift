@@ -48,10 +48,9 @@ public enum LocalEdit {
     }
 
     /// ``apply(_:to:clock:replica:now:importedAt:expecting:)`` in place: the
-    /// same edit, made to `task` and `clock` themselves (no copy of the task
-    /// to return — a store writing 100,000 tasks copied each several times).
-    /// Returns the changes made. When it throws, `task` and `clock` are as
-    /// they were: every check comes before the first change.
+    /// same edit, made to `task` and `clock` themselves. Returns the changes
+    /// made. When it throws, `task` and `clock` are as they were: every check
+    /// comes before the first change.
     public static func apply(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, clock: inout HybridClock,
                              replica: ReplicaID, now: Int64, importedAt: Int64? = nil,
                              expecting seen: [TaskField: Version?] = [:]) throws -> [FieldChange] {
@@ -83,42 +82,6 @@ public enum LocalEdit {
             changes.append(FieldChange(task: task.id, field: field, value: value, version: version))
         }
         return changes
-    }
-
-    /// The first edit of a task that has no field yet (a task being created):
-    /// ``apply(_:to:clock:replica:now:importedAt:expecting:)`` on
-    /// `TaskItem(id:)`, without the task. Returns the fields that differ from
-    /// a new task's (in the order given) and the one version they all get —
-    /// what a writer of many new tasks (an import) persists as a row.
-    /// Returns an empty list and no version when nothing differs; throws,
-    /// changing nothing, for a value a field does not accept.
-    public static func create(_ fields: [(TaskField, FieldValue)], clock: inout HybridClock, replica: ReplicaID, now: Int64,
-                              importedAt: Int64? = nil) throws -> (fields: [(TaskField, FieldValue)], version: Version?) {
-        let differing = try newTaskFields(fields)
-        guard !differing.isEmpty else { return ([], nil) }
-        return (differing, creationVersion(clock: &clock, replica: replica, now: now, importedAt: importedAt))
-    }
-
-    /// The fields of ``create(_:clock:replica:now:importedAt:)``: those of
-    /// `fields` that differ from a new task's, in the order given; throws for
-    /// a value a field does not accept.
-    public static func newTaskFields(_ fields: [(TaskField, FieldValue)]) throws -> [(TaskField, FieldValue)] {
-        var differing: [(TaskField, FieldValue)] = []
-        differing.reserveCapacity(fields.count)
-        for (field, value) in fields where TaskItem.newTaskValue(of: field) != value {
-            guard field.accepts(value) else {
-                throw TaskInputError("'\(Sanitizer.visible(value.description))' is not a valid \(field.rawValue)")
-            }
-            differing.append((field, value))
-        }
-        return differing
-    }
-
-    /// The version of ``create(_:clock:replica:now:importedAt:)``, which a
-    /// writer of many new tasks may hand out in order before it makes their
-    /// rows (on several threads): the same versions, the same clock.
-    public static func creationVersion(clock: inout HybridClock, replica: ReplicaID, now: Int64, importedAt: Int64?) -> Version {
-        nextVersion(fresh: true, clock: &clock, replica: replica, now: now, importedAt: importedAt)
     }
 
     /// The version of an edit, made after everything `clock` saw: a fresh

@@ -58,18 +58,6 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
         return tags.contains { TextMatch.fold($0) == folded }
     }
 
-    /// The value of `field` on a task no edit has written yet: what a new
-    /// task's first edit (``LocalEdit/create(_:clock:replica:now:importedAt:)``)
-    /// leaves alone, and what the store writes for it.
-    public static func newTaskValue(of field: TaskField) -> FieldValue {
-        field.isKnown ? newTaskColumns[field.ordinal] : untouched.value(of: field)
-    }
-
-    private static let untouched = TaskItem(id: .zero)
-    /// A new task's value of each known field, by its row in the field table
-    /// (read once: a new row asks for each column's).
-    private static let newTaskColumns = FieldSpec.table.map { untouched.value(of: $0.field) }
-
     /// The value of `field` in its wire shape (from the field table for known
     /// fields; unset registers read as null).
     public func value(of field: TaskField) -> FieldValue {

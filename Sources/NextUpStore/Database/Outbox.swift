@@ -15,12 +15,16 @@ import NextUpCore
 /// its own later entry, or a newer change merged from another replica, which
 /// that replica publishes) is superseded, and skipped: publishing it could
 /// never change what any replica converges to, as its version loses to the
-/// one that replaced it everywhere. (Before v5 every value was kept twice,
-/// half of a freshly imported store.)
+/// one that replaced it everywhere.
 public enum Outbox {
     static func append(_ changes: [FieldChange], task: TaskID, _ db: Database) throws {
         guard !changes.isEmpty else { return }
-        try append([(task, entry(changes))], with: try insertStatement(db, entries: 1))
+        try append(entry(changes), task: task, db)
+    }
+
+    /// Appends the entry `text` (``entry(_:)``) of a write to `task`.
+    static func append(_ text: String, task: TaskID, _ db: Database) throws {
+        try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)").execute(arguments: [task.rawValue, text])
     }
 
     /// The text of the entry recording `changes` (not empty).
@@ -28,34 +32,8 @@ public enum Outbox {
         // One version for all (a local edit): no dictionary to build.
         let version = changes[0].version
         return changes.allSatisfy({ $0.version == version })
-            // Each field read in place (mapping the changes themselves
-            // copied every change out, its value with it).
-            ? VersionsColumn.encode(changes.indices.lazy.map { changes[$0].field }, at: version)
+            ? VersionsColumn.encode(changes.lazy.map(\.field), at: version)
             : VersionsColumn.encode(Dictionary(changes.map { ($0.field, $0.version) }, uniquingKeysWith: { _, later in later }))
-    }
-
-    /// How many entries a writer of many appends with one statement: each
-    /// statement also updates the table's AUTOINCREMENT counter
-    /// (`sqlite_sequence`), a tenth of SQLite's work in an import when done
-    /// per entry. The entries get the same sequence numbers either way.
-    static let entriesPerStatement = 100
-
-    /// The statement that appends `entries` entries, in order (a writer of
-    /// many entries keeps it).
-    static func insertStatement(_ db: Database, entries: Int) throws -> Statement {
-        try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)" + String(repeating: ", (?, ?)", count: entries - 1))
-    }
-
-    /// Appends `entries` (each a task and its entry's text, ``entry(_:)``),
-    /// in order, through `statement`: ``insertStatement(_:entries:)`` for
-    /// their number.
-    static func append(_ entries: some Collection<(TaskID, String)>, with statement: Statement) throws {
-        try SQLiteBindings.execute(statement) { b in
-            for (task, text) in entries {
-                try b.text(task.rawValue)
-                try b.text(text)
-            }
-        }
     }
 
     /// The changes of one entry still standing in `task` (the row, nil when

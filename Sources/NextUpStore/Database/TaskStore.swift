@@ -156,14 +156,10 @@ public final class TaskStore: Sendable {
     /// write is large, only for the duration of `body` (the connection goes
     /// back to its previous cache afterwards, even when `body` throws).
     ///
-    /// Random task ids land all over the table's B-tree: with SQLite's default
-    /// 2 MB cache, a large import or reconcile spilled pages to the WAL and
-    /// read them back again and again. Large writes now visit rows in id
-    /// order (``inRowOrder(_:)``), so the table is walked once; the cache
-    /// holds the indexes' pages and the tail being appended (256 MB before,
-    /// which held every dirty page of an import of 100,000 tasks until the
-    /// commit: 60 MB more memory, no faster). SQLite allocates the cache only
-    /// as pages are used, and frees it when it shrinks.
+    /// Large writes visit rows in id order (``inRowOrder(_:)``), so the
+    /// table is walked once; the cache holds the indexes' pages and the tail
+    /// being appended, instead of spilling them to the WAL and reading them
+    /// back. SQLite allocates the cache only as pages are used.
     func withPageCache<T>(forRecords count: Int, _ db: Database, _ body: () throws -> T) throws -> T {
         guard count > Self.largeWriteRecords else { return try body() }
         let previous = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
@@ -176,8 +172,7 @@ public final class TaskStore: Sendable {
     /// keys byte by byte).
     static func rowPrecedes(_ a: TaskID, _ b: TaskID) -> Bool {
         // Task ids are ASCII (canonical UUIDs), whose order under String's
-        // `<` is their byte order — compared as memory, where a walk over
-        // `utf8` took 2.5% of an import of 10,000 tasks.
+        // `<` is their byte order.
         a.rawValue < b.rawValue
     }
 
@@ -191,7 +186,7 @@ public final class TaskStore: Sendable {
             // A digit's value without a branch: `0`–`9` are 0x30–0x39, `a`–`f` 0x61–0x66.
             func value(_ byte: UInt8) -> UInt64 { UInt64((byte & 0xF) &+ 9 &* (byte >> 6)) }
             if bytes.count == 36, let base = bytes.baseAddress {
-                // Canonical: dashes at 8, 13, 18 and 23 (a walk testing every byte was 2 ms of an import of 10,000).
+                // Canonical: dashes at 8, 13, 18 and 23.
                 func digits(_ range: Range<Int>, after start: UInt64) -> UInt64 {
                     var n = start
                     for k in range { n = n << 4 | value(base[k]) }
@@ -213,27 +208,9 @@ public final class TaskStore: Sendable {
     /// The positions of `ids` in the table's row order; equal ids in the
     /// order of their positions.
     static func rowOrder(_ ids: [TaskID]) -> [Int] {
-        // Each key beside its position, sorted in place (sorting positions
-        // by keys looked up elsewhere was a third slower at 100,000).
         var keyed = ids.indices.map { (key: rowKey(ids[$0]), position: $0) }
         keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
         return keyed.map(\.position)
-    }
-
-    /// The first position in `ids` (file order) whose id is also at an
-    /// earlier one, found in ``rowOrder(_:)`` (`order`), where equal ids are
-    /// neighbours, each run of them in file order.
-    static func firstRepeat(_ ids: [TaskID], order: [Int]) -> Int? {
-        var first: Int?
-        var k = 1
-        while k < order.count {
-            // The second of a run of equal ids is its first repeat.
-            if ids[order[k]] == ids[order[k - 1]], k < 2 || ids[order[k - 1]] != ids[order[k - 2]] {
-                first = min(first ?? .max, order[k])
-            }
-            k += 1
-        }
-        return first
     }
 
     /// `ids` in the table's row order.

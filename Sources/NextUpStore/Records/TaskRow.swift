@@ -58,144 +58,28 @@ enum TaskRow {
     ///   it encoded already (it must be `VersionsColumn.encode(t.versions)`:
     ///   a new task's first edit, whose outbox entry is the same text).
     static func save(_ t: TaskItem, _ db: Database, versions: String? = nil) throws {
-        try save(t, with: try insertStatement(db), versions: versions)
-    }
-
-    /// The statement ``save(_:with:versions:)`` runs (a writer of many rows
-    /// keeps it, instead of looking its SQL up in GRDB's cache per row).
-    static func insertStatement(_ db: Database) throws -> Statement {
-        try db.cachedStatement(sql: insertSQL)
-    }
-
-    /// ``save(_:_:versions:)`` through `statement`, which is ``insertStatement(_:)``.
-    static func save(_ t: TaskItem, with statement: Statement, versions: String? = nil) throws {
         assert(versions == nil || versions == VersionsColumn.encode(t.versions), "versions text given for a row is not its versions")
-        let (titleFold, extra) = (TextMatch.fold(t.title), t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
-        let versions = versions ?? VersionsColumn.encode(t.versions)
-        try SQLiteBindings.execute(statement) { b in
-            try bind(&b, id: t.id, titleFold: titleFold, extra: extra, versions: versions, modified: t.modified) { t.value(of: $0) }
-        }
-    }
-
-    /// The row of a task created by one edit — Core's
-    /// ``LocalEdit/create(_:clock:replica:now:importedAt:)``: `fields` are the
-    /// values that differ from a new task's, every one at `version` — made
-    /// without the ``TaskItem``, and ready to insert (``insert(_:with:)``):
-    /// a writer of many new tasks (an import) makes rows on one thread while
-    /// another inserts them. The row's values are packed (``PackedValues``):
-    /// first its outbox entry (the id and the versions column), then its
-    /// columns as ``TaskRow``'s one binding gives them.
-    ///
-    /// Contract: inserted, it is the row ``save(_:with:versions:)`` writes for
-    /// `TaskItem(id:)` with `fields` restored and every one at `version`; its
-    /// outbox entry (``appendOutboxEntries(_:with:)``) is that edit's.
-    struct NewRow: Sendable {
-        private let values: PackedValues
-        /// The outbox entry's values, then the row's.
-        private static let entry = 0..<2
-        private var row: Range<Int> { 2..<values.count }
-
-        init(id: TaskID, fields: [(TaskField, FieldValue)], version: Version) {
-            values = PackedValues(Unpacked(id: id, fields: fields, version: version))
-        }
-
-        /// The task's id.
-        var id: TaskID { TaskID(values.text(at: 0)!)! }
-        /// `VersionsColumn.encode(fields, at: version)`: also the outbox entry of the edit.
-        var versions: String { values.text(at: 1)! }
-
-        /// Inserts the row through `statement`, which is ``TaskRow/insertStatement(_:)``.
-        func insert(with statement: Statement) throws {
-            try SQLiteBindings.execute(statement) { try values.bind(&$0, row) }
-        }
-
-        /// Inserts `rows` with one statement, `statement`: ``TaskRow/insertStatement(_:rows:)``
-        /// for their number (one execution instead of one per row: SQLite's
-        /// cost of starting and ending a statement was a tenth of an import).
-        /// Texts are bound where the rows hold them.
-        static func insert(_ rows: some Collection<NewRow>, with statement: Statement) throws {
-            try SQLiteBindings.execute(statement, arenaBytes: 0) { b in
-                for row in rows { try row.values.bind(&b, row.row) }
-            }
-        }
-
-        /// Appends the outbox entries of `rows`' edits, in order, with one
-        /// statement: `Outbox.insertStatement(_:entries:)` for their number.
-        static func appendOutboxEntries(_ rows: some Collection<NewRow>, with statement: Statement) throws {
-            try SQLiteBindings.execute(statement, arenaBytes: 0) { b in
-                for row in rows { try row.values.bind(&b, entry) }
-            }
-        }
-
-        /// The values before they are packed.
-        private struct Unpacked: Packable {
-            let id: TaskID
-            /// Each known field's value, by its place in the field table; nil: a new task's.
-            let known: [FieldValue?]
-            let extra: String?
-            let versions: String
-            let modified: HybridTimestamp
-            let titleFold: String
-
-            init(id: TaskID, fields: [(TaskField, FieldValue)], version: Version) {
-                var known = [FieldValue?](repeating: nil, count: FieldSpec.table.count)
-                var extra: [TaskField: FieldValue] = [:]
-                for (field, value) in fields {
-                    if let index = field.tableIndex { known[index] = value } else { extra[field] = value }
-                }
-                self.id = id
-                self.known = known
-                self.extra = extra.isEmpty ? nil : ExtraRegisters.encode(extra)
-                versions = VersionsColumn.encode(fields.lazy.map(\.0), at: version)
-                modified = version.timestamp
-                titleFold = TextMatch.fold(known[TaskField.title.tableIndex!]?.stringValue ?? "")
-            }
-
-            func pack<Values: ParameterValues>(_ values: inout Values) throws(Values.Failure) {
-                try values.text(id.rawValue)
-                try values.text(versions)
-                try TaskRow.bind(&values, id: id, titleFold: titleFold, extra: extra, versions: versions, modified: modified) {
-                    known[$0.tableIndex!] ?? TaskItem.newTaskValue(of: $0)
-                }
-            }
-        }
-    }
-
-    /// The one binding of a row: each known field's column as its kind,
-    /// then the opaque registers, the versions, `modified` and the title's
-    /// fold — through SQLite's C API (``SQLiteBindings``), or packed to be
-    /// bound later (``PackedValues``).
-    private static func bind<Values: ParameterValues>(_ b: inout Values, id: TaskID, titleFold: String, extra: String?, versions: String,
-                                                      modified: HybridTimestamp, value: (TaskField) -> FieldValue) throws(Values.Failure) {
-        try b.text(id.rawValue)
+        var values: [(any DatabaseValueConvertible)?] = [t.id.rawValue]
+        values.reserveCapacity(columnCount + 2)
         for (field, _) in columnKinds {
-            switch value(field) {
-            case .null: try b.null()
-            case .string(let s): try b.text(s)
-            case .int(let n): try b.int(n)
-            case .bool(let v): try b.bool(v)
+            switch t.value(of: field) {
+            case .null: values.append(nil)
+            case .string(let s): values.append(s)
+            case .int(let n): values.append(n)
+            case .bool(let b): values.append(b)
             }
         }
-        try b.text(extra)
-        try b.text(versions)
-        try b.int(modified.rawValue)
-        try b.text(titleFold)
+        values.append(t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
+        values.append(versions ?? VersionsColumn.encode(t.versions))
+        values.append(t.modified.rawValue)
+        values.append(TextMatch.fold(t.title))
+        try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(values))
     }
 
     /// Every row carries `title_fold` (schema v6): its title folded by
     /// ``TextMatch/fold(_:)``, what the lists' title filter reads.
-    private static let insertSQL = sql(insertingRows: 1)
-
-    /// The statement ``NewRow/insert(_:with:)`` runs for `rows` rows.
-    static func insertStatement(_ db: Database, rows: Int) throws -> Statement {
-        try db.cachedStatement(sql: sql(insertingRows: rows))
-    }
-
-    private static func sql(insertingRows rows: Int) -> String {
-        let values = "(" + Array(repeating: "?", count: FieldSpec.table.count + 5).joined(separator: ", ") + ")"
-        return "INSERT OR REPLACE INTO task (\(columns), modified, title_fold) VALUES "
-            + Array(repeating: values, count: rows).joined(separator: ", ")
-    }
+    private static let insertSQL = "INSERT OR REPLACE INTO task (\(columns), modified, title_fold) VALUES ("
+        + Array(repeating: "?", count: columnCount + 2).joined(separator: ", ") + ")"
 
     static func fetchOne(_ db: Database, id: TaskID) throws -> TaskItem? {
         let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM task WHERE id = ?")
