@@ -1,15 +1,32 @@
 import Foundation
 import NextUpCore
 
-/// JSON output of tasks (DESIGN.md §4 task objects).
+/// JSON output of tasks (DESIGN.md §4 task objects): ``TaskJSON`` through
+/// `JSONEncoder`, every key present (unset is `null`), keys sorted, `/` not
+/// escaped, pretty-printed unless asked otherwise.
 enum JSONOutput {
-    /// With `versions`, each field's version too (`export`: a lossless backup).
-    static func string(_ tasks: [TaskItem], pretty: Bool = true, versions: Bool = false) throws -> String {
-        TaskJSONWriter.string(tasks, pretty: pretty, versions: versions)
+    static func encoder(pretty: Bool) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 
+    /// The array of `tasks`; with `versions`, each field's version too
+    /// (`export`: a lossless backup).
+    static func string(_ tasks: [TaskItem], pretty: Bool = true, versions: Bool = false) throws -> String {
+        String(decoding: try encoder(pretty: pretty).encode(tasks.map { TaskJSON($0, versions: versions) }), as: UTF8.self)
+    }
+
+    /// One task's object (`show --json`, `add --json`).
     static func string(_ task: TaskItem) throws -> String {
-        TaskJSONWriter.string(task, pretty: true)
+        String(decoding: try encoder(pretty: true).encode(TaskJSON(task)), as: UTF8.self)
+    }
+
+    /// The pretty array of `tasks` and a newline, as `export` and `list --json` write it.
+    static func data(_ tasks: [TaskItem], versions: Bool) throws -> Data {
+        var data = try encoder(pretty: true).encode(tasks.map { TaskJSON($0, versions: versions) })
+        data.append(UInt8(ascii: "\n"))
+        return data
     }
 
     /// Decodes an import file, turning decoder errors into one line that names

@@ -17,18 +17,11 @@ public enum CanonicalUUID {
         }
     }
 
-    /// Whether `bytes` are a UUID in the canonical lowercase form — the text
-    /// ``TaskID`` and ``ReplicaID`` hold — so that a reader of stored bytes
-    /// can take them as they are.
-    public static func isCanonicalLowercase(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        classify(bytes) == .lowercase
-    }
-
     private enum Verdict { case lowercase, uppercase, not }
 
     /// Whether `bytes` are a canonical UUID's, and in which case: each
     /// byte's class against the class its position wants, one exclusive or
-    /// per byte and no branch (an export checks every row's id this way).
+    /// per byte and no branch.
     private static func classify(_ bytes: UnsafeBufferPointer<UInt8>) -> Verdict {
         guard bytes.count == 36, let base = bytes.baseAddress else { return .not }
         let differ = byteClasses.withUnsafeBufferPointer { classes in
