@@ -38,9 +38,8 @@ public enum Timestamps {
     }
 
     /// The form ``rfc3339(_:)`` writes, `YYYY-MM-DDTHH:MM:SS.fffZ`, read on
-    /// bytes (three per imported task; the general parser's `Character`
-    /// arrays were a tenth of an import of 100,000 tasks). Nil for anything
-    /// else, including impossible dates, which ``parseGeneral(_:)`` then refuses.
+    /// bytes (every imported task has three). Nil for anything else,
+    /// including impossible dates, which ``parseGeneral(_:)`` then refuses.
     static func parseWritten(_ text: String) -> Int64? {
         guard text.utf8.count == 24 else { return nil }
         var text = text
