@@ -95,6 +95,20 @@ import Testing
         #expect(String(decoding: try JSONOutput.data([], versions: false), as: UTF8.self) == "[\n\n]\n")
     }
 
+    /// A long list, encoded in pieces, is the one array.
+    @Test func aListInPiecesIsOneArray() throws {
+        let tasks = (0..<7).map { i in
+            var t = i % 2 == 0 ? Self.sample : TaskItem(id: .make())
+            if i % 2 == 0 { t = TaskItem(id: .make()); t.title = Self.sample.title; t.extra = Self.sample.extra }
+            return t
+        }
+        let whole = try JSONOutput.data(tasks, versions: true, piece: 100)
+        for piece in [1, 2, 3, 6] {
+            #expect(try JSONOutput.data(tasks, versions: true, piece: piece) == whole)
+        }
+        #expect(try JSONDecoder().decode([TaskJSON].self, from: whole).count == 7)
+    }
+
     @Test func outputParsesBackToTheSameObjects() throws {
         let text = try JSONOutput.string([Self.sample, TaskItem(id: .make())], versions: true)
         let back = try JSONDecoder().decode([TaskJSON].self, from: Data(text.utf8))

@@ -58,7 +58,7 @@ struct ListCommand: ParsableCommand {
     static func show(_ tasks: [TaskItem], json: Bool, empty: String) throws {
         if json { return try Terminal.write(JSONOutput.data(tasks, versions: false)) }
         if tasks.isEmpty { print(empty); return }
-        try Terminal.write(Data(TaskTable.text(tasks, width: Terminal.width())))
+        try Terminal.write(TaskTable.text(tasks, width: Terminal.width()))
     }
 }
 

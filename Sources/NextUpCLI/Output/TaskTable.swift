@@ -14,10 +14,11 @@ enum TaskTable {
     /// ``render(_:width:)``'s lines as one text, each ending in a newline.
     static func text(_ tasks: [TaskItem], width: Int?) -> [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(100 * (tasks.count + 1))
         appendHeader(width: width, to: &out)
         out.append(UInt8(ascii: "\n"))
-        for task in tasks {
-            appendLine(task, width: width, to: &out)
+        for i in tasks.indices {
+            appendLine(tasks[i], width: width, to: &out)
             out.append(UInt8(ascii: "\n"))
         }
         return out

@@ -19,7 +19,7 @@ enum Terminal {
     /// Writes `data` to stdout, after whatever `print` buffered.
     ///
     /// - Throws: a one-line ``CLIError`` when stdout refuses it.
-    static func write(_ data: Data) throws {
+    static func write(_ data: some DataProtocol) throws {
         fflush(nil)
         do {
             try FileHandle.standardOutput.write(contentsOf: data)
