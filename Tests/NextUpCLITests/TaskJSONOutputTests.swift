@@ -98,8 +98,9 @@ import Testing
     /// A long list, encoded in pieces, is the one array.
     @Test func aListInPiecesIsOneArray() throws {
         let tasks = (0..<7).map { i in
-            var t = i % 2 == 0 ? Self.sample : TaskItem(id: .make())
-            if i % 2 == 0 { t = TaskItem(id: .make()); t.title = Self.sample.title; t.extra = Self.sample.extra }
+            var t = TaskItem(id: .make())
+            t.title = "task \(i) " + Self.sample.title
+            if i % 2 == 0 { t.extra = Self.sample.extra; t.versions = Self.sample.versions }
             return t
         }
         let whole = try JSONOutput.data(tasks, versions: true, piece: 100)
