@@ -4,7 +4,7 @@ BIN_DEBUG  := .build/debug/nextup
 DEB_PKGS   := libncursesw5-dev libsqlite3-dev tmux pkg-config util-linux taskwarrior syncthing sqlite3 radicale vdirsyncer python3-caldav
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build run demo test test-more test-syncthing soak bench bench-smoke static-libs install uninstall clean
+.PHONY: deps build run demo test test-more test-syncthing soak bench bench-smoke install uninstall clean
 
 ## deps: install the Debian packages the build and tests need, when missing.
 deps:
@@ -57,34 +57,15 @@ soak: deps
 	$(SWIFT) build --product nextup
 	python3 tests/soak/run.py --bin $(CURDIR)/$(BIN_DEBUG) --minutes $(SOAK_MINUTES) --doc docs/benchmarks.md
 
-## The release build `make bench` measures and `make install` installs, linked
-## for start-up time (every command pays it): the Swift runtime linked in
-## (~4 ms less per command than loading it), no PIE (the loader has no ~86,000
-## relative relocations to apply) and no exported symbols (swiftc's
-## -export-dynamic put 10,700 in the table the loader and `dladdr` search).
-## No PIE only with the runtime linked in: against the shared Swift runtime the
-## loader warns on stderr about protected symbols. The price: the executable's
-## own code always loads at the same address (libraries, stack, heap keep ASLR).
-## libstdc++ is linked in as well (TOMLKit and Foundation's ICU are its only
-## users): ~0.5 ms less per command, the loader no longer binds its ~5,000
-## relocations. How: STATIC_LIBS holds a link to the compiler's libstdc++.a and
-## is searched before the compiler's own folder, where libstdc++.so is; no
-## other library of the link is in it. No `$ORIGIN` run path either
-## (--disable-local-rpath): every library it needs is the system's, and the
-## loader looked for each of the six in some twenty folders beside the
-## executable first (~40 failed opens and stats: count 0.1–0.2 ms less).
-STATIC_LIBS   := $(CURDIR)/.build-static-libs
-RELEASE_BUILD := $(SWIFT) build -c release --disable-local-rpath --static-swift-stdlib --product nextup -Xlinker -no-pie -Xlinker --no-export-dynamic -Xlinker -L$(STATIC_LIBS)
-
-static-libs:
-	@mkdir -p $(STATIC_LIBS); a="$$(gcc -print-file-name=libstdc++.a)"; \
-	if [ -f "$$a" ]; then ln -sf "$$a" $(STATIC_LIBS)/libstdc++.a; else echo "note: no libstdc++.a; nextup links the shared libstdc++"; fi
+## The release build `make bench` measures and `make install` installs, with
+## the Swift runtime linked in (every command starts faster without loading it).
+RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib --product nextup
 
 ## bench: the perception budgets (docs/benchmarks.md) at 10,000 and 100,000
 ## tasks, beside Taskwarrior 2.6 (installed when missing), on the release build
 ## above; the table goes to docs/benchmarks.md. About 5 minutes on 2 cores.
 ## BENCH_ARGS passes options (python3 bench/run.py --help).
-bench: deps static-libs
+bench: deps
 	$(RELEASE_BUILD)
 	python3 bench/run.py --bin $(CURDIR)/.build/release/nextup $(BENCH_ARGS)
 
@@ -106,7 +87,7 @@ FISH_COMP   := $(PREFIX)/share/fish/vendor_completions.d/nextup.fish
 MAN_PAGE    := $(PREFIX)/share/man/man1/nextup.1
 install:
 	@if [ -z "$(INSTALL_BIN)" ]; then \
-	  $(MAKE) --no-print-directory deps static-libs && $(RELEASE_BUILD); \
+	  $(MAKE) --no-print-directory deps && $(RELEASE_BUILD); \
 	fi
 	@bin="$(or $(INSTALL_BIN),.build/release/nextup)"; set -e; \
 	install -d "$(PREFIX)/bin" "$(dir $(MAN_PAGE))" "$(dir $(BASH_COMP))" "$(dir $(ZSH_COMP))" "$(dir $(FISH_COMP))"; \

@@ -16,14 +16,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "NextUpCore"),
-        // `__builtin_prefetch`, which Swift cannot spell: whole-set reads ask
-        // for a row's memory a few rows before they read it.
-        .target(name: "CMemoryHints"),
         .target(
             name: "NextUpStore",
             dependencies: [
                 "NextUpCore",
-                "CMemoryHints",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The C API, to read the TUI's folded titles without a String per row.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

@@ -31,15 +31,10 @@ public struct NextUpCommand: ParsableCommand {
 /// line on stderr and a non-zero exit code — never a backtrace.
 public enum NextUpMain {
     public static func run(_ arguments: [String]) -> Int32 {
-        defer { StoresKeptUntilExit.shared.closeAll() }
         do {
-            if let line = QuickCommandLine.parse(arguments) {
-                try line.run()
-                return 0
-            }
             try DashedWord.check(arguments)
             try TaskwarriorSpelling.check(arguments, knownCommands: Set(NextUpCommand.configuration.subcommands.map { $0._commandName }))
-            var command = try CommandLineParse.command(arguments)
+            var command = try NextUpCommand.parseAsRoot(arguments)
             try command.run()
             return 0
         } catch let error as OneLineFailure {

@@ -34,9 +34,7 @@ import Testing
     /// A store that exists (here holding a task) is imported into in place.
     @Test func anExistingStoreIsImportedIntoInPlace() throws {
         let location = StoreLocation(folder: tmp.path("store"))
-        let first = try TaskStore.open(location, clock: clock)
-        let kept = try first.add(TaskDraft(title: "already here"))
-        first.closeBeforeExit()
+        let kept = try TaskStore.open(location, clock: clock).add(TaskDraft(title: "already here"))
         let records = StoreBulkImportTests.records(count: 1_200)
         let (store, summary) = try TaskStore.openImporting(location, records, clock: clock)
         #expect(summary.created == 1_200)
@@ -58,10 +56,11 @@ import Testing
     /// A bad file changes nothing in a store that exists.
     @Test func aRejectedImportChangesNothing() throws {
         let location = StoreLocation(folder: tmp.path("store"))
-        let first = try TaskStore.open(location, clock: clock)
-        _ = try first.importTasks(StoreBulkImportTests.records(count: 100))
-        let before = try first.allTasks()
-        first.closeBeforeExit()
+        let before = try {
+            let first = try TaskStore.open(location, clock: clock)
+            _ = try first.importTasks(StoreBulkImportTests.records(count: 100))
+            return try first.allTasks()
+        }()
         var records = StoreBulkImportTests.records(count: 300, retitled: [1, 2, 3])
         records[250].importance = 9
         #expect(throws: TaskInputError.self) { _ = try TaskStore.openImporting(location, records, clock: clock) }

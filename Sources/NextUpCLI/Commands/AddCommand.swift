@@ -17,11 +17,6 @@ struct AddCommand: ParsableCommand {
     @Flag(help: "Put the task at the bottom of Next Up.") var next = false
     @Flag(help: "Print the new task as JSON.") var json = false
 
-    /// The field options `add` takes, by their field-table names
-    /// (``FieldSpec/option``): every field's but the title's, which is the
-    /// argument. `given` has a key for each; ``QuickCommandLine`` reads them.
-    static let fieldOptions: [String] = FieldSpec.table.compactMap { $0.field == .title ? nil : $0.option }
-
     /// The field options by their field-table names.
     var given: [String: String] {
         ["urgency": urgency, "importance": importance, "duration": duration, "category": category,
@@ -29,17 +24,11 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Self.run(global.folders, title: title, fields: given, tags: tags, next: next, json: json)
-    }
-
-    /// What `run()` does with the parsed values (``QuickCommandLine`` calls
-    /// it too): `fields` are the field options by their field-table names.
-    static func run(_ folders: FolderOptions, title: [String], fields: [String: String], tags: [String], next: Bool, json: Bool) throws {
         var draft = try TaskDraft(title: title.joined(separator: " "))
-        for (field, value) in try FieldOptions.values(fields) where value != .null { draft.values[field] = value }
+        for (field, value) in try FieldOptions.values(given) where value != .null { draft.values[field] = value }
         draft.tags = try FieldOptions.tags(tags)
         draft.nextUp = next
-        let context = try CommandContext.open(folders)
+        let context = try CommandContext.open(global)
         let task = try context.store.add(draft)
         context.didChangeTasks()
         print(json ? try JSONOutput.string(task) : task.id.rawValue)

@@ -16,7 +16,7 @@ struct DoctorCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let environment = CommandEnvironment.current
+        let environment = ProcessInfo.processInfo.environment
         // Before the store is opened (which would fail on the same lock): a
         // store on a file system without working locks is a problem to name.
         let location = StoreLocation.resolve(option: global.store, environment: environment)

@@ -14,35 +14,19 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var taskwarrior: TaskwarriorOptions
 
     func run() throws {
-        guard to == .taskwarrior else { return try Self.run(global.folders, file: file) }
         let context = try CommandContext.open(global)
         let all = try context.store.allTasks()
-        defer { ListsKeptUntilExit.shared.keep(all) }
-        let mapping = taskwarrior.options(context.config.taskwarrior)
-        let objects = all.map { TaskwarriorMapping.object($0, mapping) }
-        let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
-        guard let file, file != "-" else { FileHandle.standardOutput.write(data); return }
-        try PrivateFile.write(data, to: file, command: "export")
-        Terminal.printError("exported \(all.count) tasks for Taskwarrior to \(file)")
-    }
-
-    /// What `export` does in nextup's own format, however its command line
-    /// was parsed (``QuickCommandLine``): every task to `file` (nil or `-`:
-    /// standard output).
-    static func run(_ folders: FolderOptions, file: String?) throws {
-        let context = try CommandContext.open(folders)
-        // Each row written from its stored columns, without a TaskItem: Next
-        // Up first, in its order, so an import rebuilds that order; then the
-        // rest oldest first (``TaskRowBuffer/exportOrder()``).
-        let rows = try context.store.allTaskRows()
-        defer { ListsKeptUntilExit.shared.keep(rows) }
-        let order = rows.exportOrder()
-        guard let file, file != "-" else {
-            try FDOutput.standardOutput { try TaskJSONWriter.stream(rows, at: order, pretty: true, versions: true, to: &$0) }
-            return
+        let data: Data
+        if to == .taskwarrior {
+            let mapping = taskwarrior.options(context.config.taskwarrior)
+            let objects = all.map { TaskwarriorMapping.object($0, mapping) }
+            data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
+        } else {
+            data = try JSONOutput.data(TaskOrdering.exportOrder(all).map { all[$0] }, versions: true)
         }
-        try PrivateFile.write(to: file, command: "export") { try TaskJSONWriter.stream(rows, at: order, pretty: true, versions: true, to: &$0) }
-        Terminal.printError("exported \(rows.count) tasks to \(file)")
+        guard let file, file != "-" else { return try Terminal.write(data) }
+        try PrivateFile.write(data, to: file, command: "export")
+        Terminal.printError("exported \(all.count) tasks\(to == .taskwarrior ? " for Taskwarrior" : "") to \(file)")
     }
 }
 
@@ -66,22 +50,20 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var taskwarrior: TaskwarriorOptions
 
     func run() throws {
-        try Self.run(global.folders, file: file, overwrite: overwrite) { try readRecords() }
+        try Self.run(global, file: file, overwrite: overwrite) { try readRecords() }
     }
 
-    /// What `run()` does, however its command line was parsed
-    /// (``QuickCommandLine`` takes a plain `import FILE`): `readRecords`
-    /// gives the file's records and how many recurring templates it held.
-    /// The file is read and validated before the store is opened, so a
-    /// rejected file never creates a store.
-    static func run(_ folders: FolderOptions, file: String, overwrite: Bool,
+    /// What `run()` does: `readRecords` gives the file's records and how
+    /// many recurring templates it held. The file is read and validated
+    /// before the store is opened, so a rejected file never creates a store.
+    static func run(_ global: GlobalOptions, file: String, overwrite: Bool,
                     readRecords: () throws -> (records: [TaskJSON], templates: Int)) throws {
         var pending: [TaskJSON]?
         let templates: Int
         (pending, templates) = try readRecords()
         let count = pending!.count
         var imported: TaskStore.ImportSummary?
-        let context = try CommandContext.open(folders) { location in
+        let context = try CommandContext.open(global) { location in
             let opened = try TaskStore.openImporting(location, pending.take()!, overwrite: overwrite)
             imported = opened.summary
             return opened.store

@@ -33,15 +33,6 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let scope: TaskFilter.Scope = all ? .all : done ? .done : deleted ? .deleted : tbd ? .tbd : .open
         let context = try CommandContext.open(global)
-        if json && scope == .open && category == nil && tag == nil && filter == nil && sort == nil {
-            // The whole open list as JSON: written from the stored rows in
-            // the list's order, like `export`, without a TaskItem per task.
-            let (rows, order) = try context.store.openTaskRows()
-            defer { ListsKeptUntilExit.shared.keep(rows) }
-            let shown = limit.map { Array(order.prefix($0)) } ?? order
-            try FDOutput.standardOutput { try TaskJSONWriter.stream(rows, at: shown, pretty: true, versions: false, to: &$0) }
-            return
-        }
         // The table shows no versions; JSON's `modified` is the newest of them.
         var tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag), versions: json ? .newest : .none))
         if let filter {
@@ -62,14 +53,12 @@ struct ListCommand: ParsableCommand {
         try Self.show(tasks, json: json, empty: "no tasks")
     }
 
-    /// Tasks as `list` and `next` print them: a JSON array (streamed), or
-    /// the table cut to the terminal, or `empty` when there are none.
+    /// Tasks as `list` and `next` print them: a JSON array, or the table
+    /// cut to the terminal, or `empty` when there are none.
     static func show(_ tasks: [TaskItem], json: Bool, empty: String) throws {
-        defer { ListsKeptUntilExit.shared.keep(tasks) }
-        if json { try FDOutput.standardOutput { try TaskJSONWriter.stream(tasks, pretty: true, versions: false, to: &$0) }; return }
+        if json { return try Terminal.write(JSONOutput.data(tasks, versions: false)) }
         if tasks.isEmpty { print(empty); return }
-        let width = Terminal.width()
-        try FDOutput.standardOutput { try TaskTable.write(tasks, width: width, to: &$0) }
+        try Terminal.write(TaskTable.text(tasks, width: Terminal.width()))
     }
 }
 
@@ -79,11 +68,8 @@ struct NextCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
 
-    func run() throws { try Self.run(global.folders, json: json) }
-
-    /// What `next` does, however its command line was parsed (``QuickCommandLine``).
-    static func run(_ folders: FolderOptions, json: Bool) throws {
-        let context = try CommandContext.open(folders)
+    func run() throws {
+        let context = try CommandContext.open(global)
         try ListCommand.show(try context.store.nextUp(versions: json ? .newest : .none), json: json, empty: "Next Up is empty")
     }
 }
@@ -94,11 +80,8 @@ struct CountCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
 
-    func run() throws { try Self.run(global.folders, json: json) }
-
-    /// What `count` does, however its command line was parsed (``QuickCommandLine``).
-    static func run(_ folders: FolderOptions, json: Bool) throws {
-        let context = try CommandContext.open(folders)
+    func run() throws {
+        let context = try CommandContext.open(global)
         let n = try context.store.openCount()
         print(json ? "{\"open\":\(n)}" : String(n))
     }

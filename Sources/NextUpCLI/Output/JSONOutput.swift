@@ -1,15 +1,51 @@
+import Dispatch
 import Foundation
 import NextUpCore
+import Synchronization
 
-/// JSON output of tasks (DESIGN.md §4 task objects).
+/// JSON output of tasks (DESIGN.md §4 task objects): ``TaskJSON`` through
+/// `JSONEncoder`, every key present (unset is `null`), keys sorted, `/` not
+/// escaped, pretty-printed unless asked otherwise.
 enum JSONOutput {
-    /// With `versions`, each field's version too (`export`: a lossless backup).
-    static func string(_ tasks: [TaskItem], pretty: Bool = true, versions: Bool = false) throws -> String {
-        TaskJSONWriter.string(tasks, pretty: pretty, versions: versions)
+    static func encoder(pretty: Bool) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 
+    /// The array of `tasks`; with `versions`, each field's version too
+    /// (`export`: a lossless backup).
+    static func string(_ tasks: [TaskItem], pretty: Bool = true, versions: Bool = false) throws -> String {
+        String(decoding: try encoder(pretty: pretty).encode(tasks.map { TaskJSON($0, versions: versions) }), as: UTF8.self)
+    }
+
+    /// One task's object (`show --json`, `add --json`).
     static func string(_ task: TaskItem) throws -> String {
-        TaskJSONWriter.string(task, pretty: true)
+        String(decoding: try encoder(pretty: true).encode(TaskJSON(task)), as: UTF8.self)
+    }
+
+    /// The pretty array of `tasks` and a newline, as `export` and `list --json`
+    /// write it. A long list is encoded in pieces on every core, each
+    /// piece an array whose elements are then joined into one.
+    static func data(_ tasks: [TaskItem], versions: Bool, piece: Int = 1000) throws -> Data {
+        @Sendable func encoded(_ range: Range<Int>) throws -> Data {
+            try encoder(pretty: true).encode(tasks[range].map { TaskJSON($0, versions: versions) })
+        }
+        guard tasks.count > piece else { return try encoded(tasks.indices) + Data("\n".utf8) }
+        let pieces = Mutex([Result<Data, Error>?](repeating: nil, count: (tasks.count + piece - 1) / piece))
+        DispatchQueue.concurrentPerform(iterations: pieces.withLock(\.count)) { k in
+            let made = Result { try encoded(k * piece..<min(tasks.count, (k + 1) * piece)) }
+            pieces.withLock { $0[k] = made }
+        }
+        // Each piece is `[\n  {…},\n  {…}\n]`: its elements lie between the
+        // `[` and the last newline.
+        var data = Data("[".utf8)
+        for (k, made) in try pieces.withLock({ $0 }).enumerated() {
+            if k > 0 { data.append(UInt8(ascii: ",")) }
+            data.append(try made!.get().dropFirst().dropLast(2))
+        }
+        data.append(contentsOf: "\n]\n".utf8)
+        return data
     }
 
     /// Decodes an import file, turning decoder errors into one line that names

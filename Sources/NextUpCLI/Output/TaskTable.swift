@@ -11,16 +11,17 @@ enum TaskTable {
         [header(width: width)] + tasks.map { line($0, width: width) }
     }
 
-    /// ``render(_:width:)`` written to `out`, a line at a time (no array of
-    /// 100,000 lines, no string per line).
-    static func write(_ tasks: [TaskItem], width: Int?, to out: inout FDOutput) throws {
-        appendHeader(width: width, to: &out.buffer)
-        out.buffer.append(UInt8(ascii: "\n"))
-        for task in tasks {
-            appendLine(task, width: width, to: &out.buffer)
-            out.buffer.append(UInt8(ascii: "\n"))
-            try out.flushIfFull()
+    /// ``render(_:width:)``'s lines as one text, each ending in a newline.
+    static func text(_ tasks: [TaskItem], width: Int?) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(100 * (tasks.count + 1))
+        appendHeader(width: width, to: &out)
+        out.append(UInt8(ascii: "\n"))
+        for i in tasks.indices {
+            appendLine(tasks[i], width: width, to: &out)
+            out.append(UInt8(ascii: "\n"))
         }
+        return out
     }
 
     static func header(width: Int?) -> String {

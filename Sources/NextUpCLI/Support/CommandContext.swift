@@ -7,46 +7,35 @@ import NextUpStore
 /// What a command runs against: the environment, the config, the store.
 struct CommandContext {
     let environment: [String: String]
-    let folders: FolderOptions
+    let options: GlobalOptions
     let config: NextUpConfig
     let store: TaskStore
 
-    /// Loads the config and opens the store named by the options and environment.
-    static func open(_ options: GlobalOptions, environment: [String: String] = CommandEnvironment.current) throws -> CommandContext {
-        try open(options.folders, environment: environment)
-    }
-
-    /// The same, for folders named by a parser-free command line (``QuickCommandLine``).
-    static func open(_ folders: FolderOptions, environment: [String: String] = CommandEnvironment.current) throws -> CommandContext {
-        try open(folders, environment: environment) { try TaskStore.open($0) }
-    }
-
-    /// The same, with the store opened by `opening` (given the store's
-    /// location): a command that opens it in a way of its own (`import`).
-    static func open(_ folders: FolderOptions, environment: [String: String] = CommandEnvironment.current,
-                     opening: (StoreLocation) throws -> TaskStore) throws -> CommandContext {
+    /// Loads the config and opens the store named by the options and
+    /// environment, with `opening` (given the store's location) when a
+    /// command opens it in a way of its own (`import`).
+    static func open(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+                     opening: (StoreLocation) throws -> TaskStore = { try TaskStore.open($0) }) throws -> CommandContext {
         let config = try loadConfig(environment: environment)
-        let location = StoreLocation.resolve(option: folders.store, environment: environment)
-        let store = try opening(location)
-        StoresKeptUntilExit.shared.keep(store)
-        return CommandContext(environment: environment, folders: folders, config: config, store: store)
+        let location = StoreLocation.resolve(option: options.store, environment: environment)
+        return CommandContext(environment: environment, options: options, config: config, store: try opening(location))
     }
 
     /// The config file alone (for a command that reads its input before it
     /// opens the store, so that bad input never creates one).
-    static func loadConfig(environment: [String: String] = CommandEnvironment.current) throws -> NextUpConfig {
+    static func loadConfig(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> NextUpConfig {
         try NextUpConfig.load(from: NextUpConfig.defaultURL(environment: environment), environment: environment)
     }
 
     /// The peer folder, if one is configured: `--peer`, `$NEXTUP_PEER`, the config file.
     var peerFolder: URL? {
-        let raw = folders.peer ?? environment["NEXTUP_PEER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.peerFolder
+        let raw = options.peer ?? environment["NEXTUP_PEER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.peerFolder
         return raw.map { URL(fileURLWithPath: $0) }
     }
 
     /// The phone bridge's vdir, if one is configured: `--vdir`, `$NEXTUP_VDIR`, the config file.
     var vdir: URL? {
-        let raw = folders.vdir ?? environment["NEXTUP_VDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? config.vdir
+        let raw = options.vdir ?? environment["NEXTUP_VDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? config.vdir
         return raw.map { URL(fileURLWithPath: $0) }
     }
 

@@ -13,9 +13,6 @@ public struct GlobalOptions: ParsableArguments {
 
     public init() {}
 
-    /// The folders as plain values, for ``CommandContext``.
-    var folders: FolderOptions { FolderOptions(store: store, peer: peer, vdir: vdir) }
-
     /// An empty path is a mistake (an unset shell variable, say), never the
     /// current folder or the default store.
     public func validate() throws {

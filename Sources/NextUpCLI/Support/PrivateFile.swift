@@ -12,15 +12,6 @@ enum PrivateFile {
     ///
     /// - Throws: ``CLIError`` naming the path and the system's reason.
     static func write(_ data: Data, to path: String, command: String) throws {
-        try write(to: path, command: command) { output in
-            data.withUnsafeBytes { raw in output.append(raw.bindMemory(to: UInt8.self)) }
-        }
-    }
-
-    /// Writes what `body` appends to an ``FDOutput`` to `path`, in chunks as
-    /// it comes (a whole-set export never holds the file in memory), with the
-    /// same guarantees: `0600`, atomic, the old file untouched on failure.
-    static func write(to path: String, command: String, _ body: (inout FDOutput) throws -> Void) throws {
         func fail(_ reason: String) -> CLIError { CLIError("\(command): cannot write \(path): \(reason)") }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
@@ -32,19 +23,10 @@ enum PrivateFile {
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw fail(String(cString: strerror(errno))) }
         var failure: String?
-        var output = FDOutput(fd: fd)
         do {
-            try body(&output)
-            try output.flush()
-            output.finish()
-        } catch let error as FDOutput.Failure {
-            output.finish()
-            failure = error.reason
+            try FileHandle(fileDescriptor: fd, closeOnDealloc: false).write(contentsOf: data)
         } catch {
-            output.finish()
-            close(fd)
-            unlink(temp)
-            throw error
+            failure = reason(error)
         }
         if failure == nil && fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
@@ -53,5 +35,14 @@ enum PrivateFile {
             unlink(temp)
             throw fail(failure)
         }
+    }
+
+    /// The system's reason for a failed write, in plain words.
+    static func reason(_ error: Error) -> String {
+        let error = error as NSError
+        if let posix = error.userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(posix.code)))
+        }
+        return error.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(error.code))) : error.localizedDescription
     }
 }

@@ -20,36 +20,8 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// `<16 hex digits>@<replica>`; sorts lexicographically in version order.
     public var encoded: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(17 + replica.rawValue.utf8.count)
-        appendEncoded(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Appends ``encoded``'s bytes (which never need a JSON escape).
-    @inlinable
-    public func appendEncoded<Sink: ByteSink>(to bytes: inout Sink) {
-        var replica = replica.rawValue
-        replica.withUTF8 { Self.appendEncoded(timestamp: timestamp, replica: $0, to: &bytes) }
-    }
-
-    /// ``appendEncoded(to:)`` of the version of `timestamp` by the replica
-    /// whose id's text is `replica` (the JSON writer keeps each replica's
-    /// text at hand, not one string per field).
-    @inlinable
-    public static func appendEncoded<Sink: ByteSink>(timestamp: HybridTimestamp, replica: UnsafeBufferPointer<UInt8>, to bytes: inout Sink) {
-        // The 16 digits and the `@` made on the stack and appended at once
-        // (`export` writes one per field of every task).
-        let raw = UInt64(bitPattern: timestamp.rawValue)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { digits in
-            for i in 0..<16 {
-                let nibble = UInt8(truncatingIfNeeded: raw >> UInt64(60 - 4 * i)) & 0xF
-                digits[i] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-            }
-            digits[16] = UInt8(ascii: "@")
-            bytes.appendBytes(UnsafeBufferPointer(digits))
-        }
-        bytes.appendBytes(replica)
+        let hex = String(UInt64(bitPattern: timestamp.rawValue), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + "@" + replica.rawValue
     }
 
     /// Parses ``encoded``; nil for anything else.

@@ -2,13 +2,11 @@ import Foundation
 
 /// Recognises UUID text already in canonical form (36 characters, hex digits
 /// and hyphens at positions 8, 13, 18, 23) without going through Foundation's
-/// `UUID`, which dominated reading 100,000 tasks and log lines. Uppercase hex
-/// is lowered; anything else is left to `UUID`.
+/// `UUID`, which is slow to parse every id of a large store or log. Uppercase
+/// hex is lowered; anything else is left to `UUID`.
 public enum CanonicalUUID {
     static func canonical(_ text: String) -> String? {
-        // A native string's bytes are read in place (its UTF-8 view's
-        // iterator took about 1,600 instructions per id); any other the same
-        // way from a copy.
+        // A native string's bytes are read in place; any other from a copy.
         let verdict = text.utf8.withContiguousStorageIfAvailable(classify) ?? Array(text.utf8).withUnsafeBufferPointer(classify)
         switch verdict {
         case .lowercase: return text
@@ -17,18 +15,11 @@ public enum CanonicalUUID {
         }
     }
 
-    /// Whether `bytes` are a UUID in the canonical lowercase form — the text
-    /// ``TaskID`` and ``ReplicaID`` hold — so that a reader of stored bytes
-    /// can take them as they are.
-    public static func isCanonicalLowercase(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        classify(bytes) == .lowercase
-    }
-
     private enum Verdict { case lowercase, uppercase, not }
 
     /// Whether `bytes` are a canonical UUID's, and in which case: each
     /// byte's class against the class its position wants, one exclusive or
-    /// per byte and no branch (an export checks every row's id this way).
+    /// per byte and no branch.
     private static func classify(_ bytes: UnsafeBufferPointer<UInt8>) -> Verdict {
         guard bytes.count == 36, let base = bytes.baseAddress else { return .not }
         let differ = byteClasses.withUnsafeBufferPointer { classes in

@@ -72,24 +72,33 @@ public struct TaskJSON: Codable, Equatable, Sendable {
         if withVersions { versions = Dictionary(uniqueKeysWithValues: t.versions.map { ($0.key.rawValue, $0.value.encoded) }) }
     }
 
+    /// Every key but `extra` and `versions` is written, unset as `null`.
+    /// Each value goes through the container's own method for its type
+    /// (the generic one for an optional boxes and casts every value).
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
+        func put(_ value: String?, _ key: CodingKeys) throws {
+            if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
+        }
+        func put(_ value: Int?, _ key: CodingKeys) throws {
+            if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
+        }
+        try put(id, .id)
         try c.encode(title, forKey: .title)
-        try c.encode(notes, forKey: .notes)
-        try c.encode(urgency, forKey: .urgency)
-        try c.encode(importance, forKey: .importance)
-        try c.encode(duration, forKey: .duration)
-        try c.encode(category, forKey: .category)
-        try c.encode(due, forKey: .due)
+        try put(notes, .notes)
+        try put(urgency, .urgency)
+        try put(importance, .importance)
+        try put(duration, .duration)
+        try put(category, .category)
+        try put(due, .due)
         try c.encode(done ?? false, forKey: .done)
         try c.encode(nextUp ?? false, forKey: .nextUp)
         try c.encode(deleted ?? false, forKey: .deleted)
-        try c.encode(created, forKey: .created)
-        try c.encode(modified, forKey: .modified)
-        try c.encode(completedAt, forKey: .completedAt)
-        try c.encode(source, forKey: .source)
-        try c.encode(externalID, forKey: .externalID)
+        try put(created, .created)
+        try put(modified, .modified)
+        try put(completedAt, .completedAt)
+        try put(source, .source)
+        try put(externalID, .externalID)
         try c.encode(tags ?? [], forKey: .tags)
         try c.encodeIfPresent(extra, forKey: .extra)
         try c.encodeIfPresent(versions, forKey: .versions)

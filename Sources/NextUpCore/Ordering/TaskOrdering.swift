@@ -19,12 +19,6 @@ public enum BacklogSort: String, CaseIterable, Sendable {
 /// The two lists' orders (DESIGN.md §2). Deterministic: every comparison ends
 /// in a tie-break by creation time, then id.
 public enum TaskOrdering {
-    /// Every field the orders below read (with the id): a task holding only
-    /// these is ordered as the whole task (a whole-set read orders tasks
-    /// made of them and writes the stored rows; a test holds the two to
-    /// the same order).
-    public static let fields: [TaskField] = [.nextUp, .importance, .urgency, .due, .duration, .created, .done, .deleted]
-
     /// Which list a task belongs to, if any: open tasks only.
     public static func isBacklog(_ t: TaskItem) -> Bool { t.isOpen && !t.isNextUp }
     public static func isNextUp(_ t: TaskItem) -> Bool { t.isOpen && t.isNextUp }
@@ -34,8 +28,7 @@ public enum TaskOrdering {
         nextUpOrder(tasks).map { tasks[$0] }
     }
 
-    /// The positions in `tasks` of ``nextUp(_:)``'s tasks, in its order (a
-    /// whole list built from positions moves each task once).
+    /// The positions in `tasks` of ``nextUp(_:)``'s tasks, in its order.
     public static func nextUpOrder(_ tasks: [TaskItem]) -> [Int] {
         tasks.indices.filter { isNextUp(tasks[$0]) }.sorted { nextUpPrecedes(tasks[$0], tasks[$1]) }
     }
@@ -63,10 +56,6 @@ public enum TaskOrdering {
     }
 
     /// Sorts any tasks by a backlog mode (those `included`, when given).
-    ///
-    /// Sorts positions and moves each task once at the end: sorting 76,000
-    /// tasks themselves copied a whole ``TaskItem`` at every swap (a tenth of
-    /// `list --json` at 100,000 tasks).
     public static func sorted(_ tasks: [TaskItem], by sort: BacklogSort, nowMillis: Int64,
                               where included: (TaskItem) -> Bool = { _ in true }) -> [TaskItem] {
         order(tasks, by: sort, nowMillis: nowMillis, where: included).map { tasks[$0] }
@@ -107,10 +96,13 @@ public enum TaskOrdering {
         a.created != b.created ? a.created < b.created : a.id < b.id
     }
 
-    /// The positions in `tasks` of every task, oldest first
-    /// (``createdBefore(_:_:)``): the order `export` writes the tasks outside
-    /// Next Up in.
-    public static func creationOrder(_ tasks: [TaskItem]) -> [Int] {
-        tasks.indices.sorted { createdBefore(tasks[$0], tasks[$1]) }
+    /// The positions in `tasks` in the order `export` writes them: Next Up
+    /// first, in its order (so that an import rebuilds it), then every other
+    /// task oldest first (``createdBefore(_:_:)``).
+    public static func exportOrder(_ tasks: [TaskItem]) -> [Int] {
+        let next = nextUpOrder(tasks)
+        var inNextUp = [Bool](repeating: false, count: tasks.count)
+        for i in next { inNextUp[i] = true }
+        return next + tasks.indices.filter { !inNextUp[$0] }.sorted { createdBefore(tasks[$0], tasks[$1]) }
     }
 }

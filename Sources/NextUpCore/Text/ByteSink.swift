@@ -1,7 +1,4 @@
-/// Somewhere bytes are appended: a `[UInt8]`, or a buffer managed by hand
-/// for a hot path (the JSON writer's staging of one task object). The byte
-/// writers of ``JSONBytes``, ``Timestamps`` and ``Version`` append to any,
-/// and are inlinable so that each caller gets them specialized for its sink.
+/// Somewhere bytes are appended (a `[UInt8]`): what ``JSONBytes`` writes to.
 public protocol ByteSink {
     mutating func append(_ byte: UInt8)
     mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>)

@@ -1,6 +1,6 @@
 /// Writing JSON text straight into a byte buffer, exactly as Foundation's
-/// `JSONEncoder` writes it, for the hot paths where the generic encoder is too
-/// slow (`--json`, `export`, the outbox entry of every write).
+/// `JSONEncoder` writes it, for the outbox entry of every write and the
+/// stored opaque registers.
 public enum JSONBytes {
     @usableFromInline static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 

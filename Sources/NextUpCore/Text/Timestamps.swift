@@ -2,7 +2,6 @@
 public enum Timestamps {
     /// `2026-11-22T10:04:05.123Z`.
     public static func rfc3339(_ millis: Int64) -> String {
-        // Written on bytes: three per task in every export and --json.
         var written = false
         let text = String(unsafeUninitializedCapacity: 24) { buffer in
             written = write(millis, into: buffer)
@@ -13,21 +12,6 @@ public enum Timestamps {
         return "\(date)T\(FixedDigits.padded(Int(h), 2)):\(FixedDigits.padded(Int(m), 2)):\(FixedDigits.padded(Int(s), 2)).\(FixedDigits.padded(Int(ms), 3))Z"
     }
 
-    /// Appends ``rfc3339(_:)``'s text to `out` (no string made for the
-    /// usual years, 0 to 9999).
-    @inlinable
-    public static func appendRFC3339<Sink: ByteSink>(_ millis: Int64, to out: inout Sink) {
-        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            guard write(millis, into: buffer) else { return false }
-            out.appendBytes(UnsafeBufferPointer(buffer))
-            return true
-        }
-        if !written {
-            var text = rfc3339(millis)
-            text.withUTF8 { out.appendBytes($0) }
-        }
-    }
-
     private static func parts(_ millis: Int64) -> (DueDate, Int64, Int64, Int64, Int64) {
         let days = millis >= 0 ? millis / 86_400_000 : (millis - 86_399_999) / 86_400_000
         let rest = millis - days * 86_400_000
@@ -36,8 +20,7 @@ public enum Timestamps {
 
     /// The 24 bytes of ``rfc3339(_:)`` into `buffer`; false (nothing
     /// written) for a year outside 0...9999.
-    @usableFromInline
-    static func write(_ millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+    private static func write(_ millis: Int64, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Bool {
         let (date, h, m, s, ms) = parts(millis)
         guard (0...9999).contains(date.year) else { return false }
         date.write(into: buffer)
@@ -55,9 +38,8 @@ public enum Timestamps {
     }
 
     /// The form ``rfc3339(_:)`` writes, `YYYY-MM-DDTHH:MM:SS.fffZ`, read on
-    /// bytes (three per imported task; the general parser's `Character`
-    /// arrays were a tenth of an import of 100,000 tasks). Nil for anything
-    /// else, including impossible dates, which ``parseGeneral(_:)`` then refuses.
+    /// bytes (every imported task has three). Nil for anything else,
+    /// including impossible dates, which ``parseGeneral(_:)`` then refuses.
     static func parseWritten(_ text: String) -> Int64? {
         guard text.utf8.count == 24 else { return nil }
         var text = text

@@ -62,11 +62,10 @@ extension TaskStore {
         }
         switch filter.scope {
         case .open, .all, .tbd:
-            // Ordered by position; each task moved once.
             let done = found.indices.filter { found[$0].isDone }
                 .sorted { (found[$0].completedAt!, found[$0].id) > (found[$1].completedAt!, found[$1].id) }
             let positions = TaskOrdering.nextUpOrder(found) + TaskOrdering.backlogOrder(found, nowMillis: now) + done
-            return found.rearranged(by: positions)
+            return positions.map { found[$0] }
         case .nextUp: return TaskOrdering.nextUp(found)
         case .backlog: return TaskOrdering.backlog(found, nowMillis: now)
         case .done: return found.sorted { ($0.completedAt!, $0.id) > ($1.completedAt!, $1.id) }
@@ -97,25 +96,6 @@ extension TaskStore {
     /// Every task, deleted ones included, by id.
     public func allTasks() throws -> [TaskItem] {
         try database.read { db in try TaskRow.fetchAll(db, order: "id") }
-    }
-
-    /// Every task's row, deleted ones included, by id, copied as stored
-    /// (``TaskRowBuffer``): what ``allTasks()`` reads, for a whole-set
-    /// export that writes each task once without a ``TaskItem``.
-    public func allTaskRows() throws -> TaskRowBuffer {
-        try taskRows(where: nil)
-    }
-
-    /// The open tasks as stored rows, and the positions of the rows in the
-    /// order ``tasks(_:nowMillis:)`` returns the open tasks in: Next Up, then
-    /// the Backlog ranked — Core's orders, run on each row's
-    /// ``TaskColumns/orderingItem`` (no title, notes or versions made). For a
-    /// whole list written from its columns (`list --json`).
-    public func openTaskRows(nowMillis: Int64? = nil) throws -> (rows: TaskRowBuffer, order: [Int]) {
-        let now = nowMillis ?? clock.nowMillis()
-        let rows = try taskRows(where: ListSQL.openScanned)
-        let items = (0..<rows.count).map { rows[$0].orderingItem }
-        return (rows, TaskOrdering.nextUpOrder(items) + TaskOrdering.backlogOrder(items, nowMillis: now))
     }
 
     /// Counts for `doctor` and the status bar.

@@ -107,13 +107,6 @@ public final class TaskStore: Sendable {
         OpenStores.shared.release(location.databaseURL.path)
     }
 
-    /// Closes the connection now, as deinit would, for a process that is
-    /// about to exit and keeps the object to the end (the command line:
-    /// `StoresKeptUntilExit`). Nothing may use the store afterwards.
-    public func closeBeforeExit() {
-        try? database.close()
-    }
-
     /// This store's replica id (changes only when the store is found copied).
     public func replicaID() throws -> ReplicaID {
         try database.read { db in try Self.replicaID(db) }

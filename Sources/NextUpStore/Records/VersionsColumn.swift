@@ -150,8 +150,8 @@ enum VersionsColumn {
     }
 
     /// Every well-formed field entry of the column, left to right, with its
-    /// version: the one reading of the format, under ``decode(_:)``,
-    /// ``newest(_:replicas:)`` and ``forEachVersion(_:replicas:_:)``, each adding
+    /// version: the one reading of the format, under ``decode(_:)`` and
+    /// ``newest(_:replicas:)``, each adding
     /// to `state`. `room`, when given, is told first how many field entries
     /// there are at most.
     @inline(__always)
@@ -159,20 +159,6 @@ enum VersionsColumn {
                                             room: ((inout State, Int) -> Void)?, _ body: (inout State, TaskField, Version) -> Void) {
         var text = text
         text.withUTF8 { forEachEntry($0, replicas: &replicas, into: &state, room: room, body) }
-    }
-
-    /// Every field entry of the column (given as its bytes), left to right,
-    /// without a map (an export writes each row's versions once); returns
-    /// the newest timestamp among them, or zero. (A column naming a field
-    /// twice, which ``encode(_:)`` never writes, gives both entries here.)
-    static func forEachVersion(_ text: UnsafeBufferPointer<UInt8>, replicas: inout Replicas,
-                               _ body: (TaskField, Version) -> Void) -> HybridTimestamp {
-        var newest = HybridTimestamp.zero
-        forEachEntry(text, replicas: &replicas, into: &newest, room: nil) { newest, field, version in
-            body(field, version)
-            if version.timestamp > newest { newest = version.timestamp }
-        }
-        return newest
     }
 
     /// ``forEachEntry(_:replicas:into:room:_:)`` on the column's bytes.

@@ -1,0 +1,135 @@
+import Foundation
+import NextUpCore
+import NextUpStore
+import Testing
+@testable import NextUpCLI
+
+/// The JSON that `--json` and `export` print (``JSONOutput``): its bytes are
+/// what scripts and backups read, and `export`'s order is what an import
+/// rebuilds Next Up from.
+@Suite struct TaskJSONOutputTests {
+    static let replica = ReplicaID("0b6c2d6e-9a55-4c43-a2a4-4f1d1e0e9a01")!
+
+    /// Text JSON escapes, tags, an opaque field and versions.
+    static var sample: TaskItem {
+        var t = TaskItem(id: TaskID("6301bbfc-a0c5-454e-8ff9-bb510944fe0c")!)
+        t.title = "quote \" backslash \\ slash / tab \t bell \u{7} é"
+        t.notes = "two\nlines"
+        t.urgency = .urgent
+        t.importance = Importance(rawValue: 3)
+        t.duration = try? TaskDuration(minutes: 90)
+        t.category = "Deep/Work"
+        t.due = try? DueDate.parse("2026-12-24")
+        t.nextUpPosition = "V"
+        t.created = 1_700_000_000_456
+        t.extra[.tag("Work")] = .bool(true)
+        t.extra[TaskField(rawValue: "x-priority")!] = .int(3)
+        t.versions[.title] = Version(timestamp: HybridTimestamp(millis: 1_700_000_000_500), replica: replica)
+        t.versions[.tag("Work")] = Version(timestamp: HybridTimestamp(millis: 1_700_000_000_400, counter: 2), replica: replica)
+        return t
+    }
+
+    @Test func anExportedTaskIsWrittenAsUsersSeeIt() throws {
+        let text = String(decoding: try JSONOutput.data([Self.sample], versions: true), as: UTF8.self)
+        #expect(text == """
+            [
+              {
+                "category" : "Deep/Work",
+                "completed_at" : null,
+                "created" : "2023-11-14T22:13:20.456Z",
+                "deleted" : false,
+                "done" : false,
+                "due" : "2026-12-24",
+                "duration" : 90,
+                "external_id" : null,
+                "extra" : {
+                  "x-priority" : 3
+                },
+                "id" : "6301bbfc-a0c5-454e-8ff9-bb510944fe0c",
+                "importance" : 3,
+                "modified" : "2023-11-14T22:13:20.500Z",
+                "next_up" : true,
+                "notes" : "two\\nlines",
+                "source" : null,
+                "tags" : [
+                  "Work"
+                ],
+                "title" : "quote \\" backslash \\\\ slash / tab \\t bell \\u0007 é",
+                "urgency" : "urgent",
+                "versions" : {
+                  "tag:Work" : "018bcfe569900002@0b6c2d6e-9a55-4c43-a2a4-4f1d1e0e9a01",
+                  "title" : "018bcfe569f40000@0b6c2d6e-9a55-4c43-a2a4-4f1d1e0e9a01"
+                }
+              }
+            ]
+
+            """)
+    }
+
+    @Test func aBareTaskHasEveryKeyAndEmptyCollections() throws {
+        var bare = TaskItem(id: TaskID("00000000-0000-4000-8000-000000000002")!)
+        bare.title = "bare"
+        #expect(try JSONOutput.string(bare) == """
+            {
+              "category" : null,
+              "completed_at" : null,
+              "created" : "1970-01-01T00:00:00.000Z",
+              "deleted" : false,
+              "done" : false,
+              "due" : null,
+              "duration" : null,
+              "external_id" : null,
+              "id" : "00000000-0000-4000-8000-000000000002",
+              "importance" : null,
+              "modified" : "1970-01-01T00:00:00.000Z",
+              "next_up" : false,
+              "notes" : null,
+              "source" : null,
+              "tags" : [
+
+              ],
+              "title" : "bare",
+              "urgency" : null
+            }
+            """)
+        #expect(String(decoding: try JSONOutput.data([], versions: false), as: UTF8.self) == "[\n\n]\n")
+    }
+
+    /// A long list, encoded in pieces, is the one array.
+    @Test func aListInPiecesIsOneArray() throws {
+        let tasks = (0..<7).map { i in
+            var t = TaskItem(id: .make())
+            t.title = "task \(i) " + Self.sample.title
+            if i % 2 == 0 { t.extra = Self.sample.extra; t.versions = Self.sample.versions }
+            return t
+        }
+        let whole = try JSONOutput.data(tasks, versions: true, piece: 100)
+        for piece in [1, 2, 3, 6] {
+            #expect(try JSONOutput.data(tasks, versions: true, piece: piece) == whole)
+        }
+        #expect(try JSONDecoder().decode([TaskJSON].self, from: whole).count == 7)
+    }
+
+    @Test func outputParsesBackToTheSameObjects() throws {
+        let text = try JSONOutput.string([Self.sample, TaskItem(id: .make())], versions: true)
+        let back = try JSONDecoder().decode([TaskJSON].self, from: Data(text.utf8))
+        #expect(back == [Self.sample, TaskItem(id: back[1].id.flatMap(TaskID.init)!)].map { TaskJSON($0, versions: true) })
+    }
+
+    /// Next Up first in its order (key, then id), then every other task,
+    /// done and deleted ones too, oldest first (then by id).
+    @Test func exportWritesNextUpFirstThenOldestFirst() {
+        func task(_ n: Int, created: Int64, nextUp: String? = nil, done: Bool = false, deleted: Bool = false) -> TaskItem {
+            var t = TaskItem(id: TaskID("00000000-0000-4000-8000-00000000000\(n)")!)
+            t.created = created
+            t.nextUpPosition = nextUp
+            if done { t.completedAt = 5 }
+            t.deleted = deleted
+            return t
+        }
+        let tasks = [task(1, created: 30), task(2, created: 10, nextUp: "W"), task(3, created: 20, nextUp: "V"),
+                     task(4, created: 10), task(5, created: 5, nextUp: "A", done: true), task(6, created: 10, nextUp: "V"),
+                     task(7, created: 1, deleted: true)]
+        #expect(TaskOrdering.exportOrder(tasks).map { tasks[$0].id.rawValue.suffix(1) } == ["3", "6", "2", "7", "5", "4", "1"])
+    }
+}
