@@ -31,6 +31,6 @@ struct AddCommand: ParsableCommand {
         let context = try CommandContext.open(global)
         let task = try context.store.add(draft)
         context.didChangeTasks()
-        print(json ? try JSONOutput.string(task) : task.id.rawValue)
+        print(json ? JSONOutput.string(task) : task.id.rawValue)
     }
 }

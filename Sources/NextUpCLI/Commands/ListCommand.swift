@@ -97,7 +97,7 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         let context = try CommandContext.open(global)
         let task = try context.store.resolve(id)
-        if json { print(try JSONOutput.string(task)) } else { TaskDetail.render(task).forEach { print($0) } }
+        if json { print(JSONOutput.string(task)) } else { TaskDetail.render(task).forEach { print($0) } }
     }
 }
 

@@ -6,7 +6,7 @@
 /// `tags` a sorted array, and unset is `null`. The keys are the field table's
 /// JSON keys (``FieldSpec/jsonKey``) plus the derived `id`, `done`,
 /// `modified` and `tags`; a test walks the table against them.
-public struct TaskJSON: Codable, Equatable, Sendable {
+public struct TaskJSON: Decodable, Equatable, Sendable {
     public var id: String?
     public var title: String
     public var notes: String?
@@ -70,37 +70,5 @@ public struct TaskJSON: Codable, Equatable, Sendable {
             extra = opaque.isEmpty ? nil : Dictionary(uniqueKeysWithValues: opaque.map { ($0.key.rawValue, $0.value) })
         }
         if withVersions { versions = Dictionary(uniqueKeysWithValues: t.versions.map { ($0.key.rawValue, $0.value.encoded) }) }
-    }
-
-    /// Every key but `extra` and `versions` is written, unset as `null`.
-    /// Each value goes through the container's own method for its type
-    /// (the generic one for an optional boxes and casts every value).
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        func put(_ value: String?, _ key: CodingKeys) throws {
-            if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
-        }
-        func put(_ value: Int?, _ key: CodingKeys) throws {
-            if let value { try c.encode(value, forKey: key) } else { try c.encodeNil(forKey: key) }
-        }
-        try put(id, .id)
-        try c.encode(title, forKey: .title)
-        try put(notes, .notes)
-        try put(urgency, .urgency)
-        try put(importance, .importance)
-        try put(duration, .duration)
-        try put(category, .category)
-        try put(due, .due)
-        try c.encode(done ?? false, forKey: .done)
-        try c.encode(nextUp ?? false, forKey: .nextUp)
-        try c.encode(deleted ?? false, forKey: .deleted)
-        try put(created, .created)
-        try put(modified, .modified)
-        try put(completedAt, .completedAt)
-        try put(source, .source)
-        try put(externalID, .externalID)
-        try c.encode(tags ?? [], forKey: .tags)
-        try c.encodeIfPresent(extra, forKey: .extra)
-        try c.encodeIfPresent(versions, forKey: .versions)
     }
 }
