@@ -22,7 +22,7 @@ struct ExportCommand: ParsableCommand {
             let objects = all.map { TaskwarriorMapping.object($0, mapping) }
             data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
         } else {
-            data = JSONOutput.data(TaskOrdering.exportOrder(all).map { all[$0] }, versions: true)
+            data = JSONOutput.data(TaskOrdering.taking(TaskOrdering.exportOrder(all), from: all), versions: true)
         }
         guard let file, file != "-" else { return try Terminal.write(data) }
         try PrivateFile.write(data, to: file, command: "export")

@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import NextUpCore
+import Synchronization
 
 /// JSON output of tasks (DESIGN.md §4 task objects), the one writer of them:
 /// a ``TaskJSON`` as `JSONEncoder` would write it with `[.prettyPrinted,
@@ -14,87 +16,124 @@ enum JSONOutput {
     /// write it; with `versions`, each field's version too (`export`: a
     /// lossless backup).
     static func data(_ tasks: [TaskItem], versions: Bool) -> Data {
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        out.reserveCapacity(tasks.count * (versions ? 1_500 : 700))
-        for (i, task) in tasks.enumerated() {
-            out.append(contentsOf: (i == 0 ? "\n  " : ",\n  ").utf8)
-            write(TaskJSON(task, versions: versions), indent: 2, to: &out)
+        // Pieces of the array are written on every core, then joined.
+        let piece = 2_000, count = (tasks.count + piece - 1) / piece
+        let pieces = Mutex([[UInt8]](repeating: [], count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { k in
+            var out: [UInt8] = []
+            out.reserveCapacity(piece * (versions ? 1_200 : 500))
+            for i in k * piece..<min(tasks.count, (k + 1) * piece) {
+                out.append(contentsOf: i == 0 ? Self.firstElement : Self.nextElement)
+                write(tasks[i], versions: versions, indent: 2, to: &out)
+            }
+            pieces.withLock { $0[k] = out }
         }
-        out.append(contentsOf: (tasks.isEmpty ? "\n\n]\n" : "\n]\n").utf8)
-        return Data(out)
+        var data = Data("[".utf8)
+        pieces.withLock { pieces in
+            data.reserveCapacity(pieces.reduce(2) { $0 + $1.count })
+            for piece in pieces { data.append(contentsOf: piece) }
+        }
+        data.append(contentsOf: (tasks.isEmpty ? "\n\n]\n" : "\n]\n").utf8)
+        return data
     }
+
+    private static let firstElement: [UInt8] = Array("\n  ".utf8)
+    private static let nextElement: [UInt8] = Array(",\n  ".utf8)
 
     /// One task's object (`show --json`, `add --json`).
     static func string(_ task: TaskItem) -> String {
         var out: [UInt8] = []
-        write(TaskJSON(task), indent: 0, to: &out)
+        write(task, versions: false, indent: 0, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `t` as an object whose closing brace stands `indent` spaces in.
-    static func write(_ t: TaskJSON, indent: Int, to out: inout [UInt8]) {
+    /// `task`'s object (``TaskJSON/init(_:versions:)``), its closing brace
+    /// `indent` spaces in.
+    static func write(_ task: TaskItem, versions: Bool, indent: Int, to out: inout [UInt8]) {
+        let t = TaskJSON(task)
         let inner = indent + 2
         var first = true
-        func key(_ name: String) {
-            out.append(contentsOf: (first ? "{\n" : ",\n").utf8)
+        func spaces(_ n: Int) { out.append(contentsOf: Self.spaces[..<n]) }
+        func key(_ quoted: StaticString) {
+            out.appendLiteral(first ? "{\n" : ",\n")
             first = false
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: inner))
-            JSONBytes.appendString(name, to: &out, escapingSlashes: false)
-            out.append(contentsOf: " : ".utf8)
+            spaces(inner)
+            out.appendLiteral(quoted)
+            out.appendLiteral(" : ")
         }
-        func text(_ name: String, _ value: String?) {
+        func text(_ name: StaticString, _ value: String?) {
             key(name)
-            if let value { JSONBytes.appendString(value, to: &out, escapingSlashes: false) } else { out.append(contentsOf: "null".utf8) }
+            if let value { JSONBytes.appendString(value, to: &out, escapingSlashes: false) } else { out.appendLiteral("null") }
         }
-        func literal(_ name: String, _ value: String) {
+        func bool(_ name: StaticString, _ value: Bool?) {
             key(name)
-            out.append(contentsOf: value.utf8)
+            out.appendLiteral(value == true ? "true" : "false")
         }
-        func number(_ name: String, _ value: Int?) { literal(name, value.map(String.init) ?? "null") }
-        /// An array or object `[`…`]` of `elements`, one a line, in the order given.
-        func collection(_ name: String, _ open: String, _ close: String, _ elements: [(key: String?, value: FieldValue)]) {
+        func number(_ name: StaticString, _ value: Int?) {
             key(name)
-            out.append(contentsOf: "\(open)\n".utf8)
-            for (i, element) in elements.enumerated() {
-                if i > 0 { out.append(contentsOf: ",\n".utf8) }
-                out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: inner + 2))
-                if let name = element.key {
-                    JSONBytes.appendString(name, to: &out, escapingSlashes: false)
-                    out.append(contentsOf: " : ".utf8)
-                }
-                JSONBytes.appendValue(element.value, to: &out, escapingSlashes: false)
+            if let value { out.append(contentsOf: String(value).utf8) } else { out.appendLiteral("null") }
+        }
+        /// An array (no `name`s) or an object of `count` elements, one a line.
+        func collection(_ name: StaticString, _ open: StaticString, _ close: StaticString, _ count: Int,
+                        _ element: (Int, inout [UInt8]) -> Void) {
+            key(name)
+            out.appendLiteral(open)
+            out.append(UInt8(ascii: "\n"))
+            for i in 0..<count {
+                if i > 0 { out.appendLiteral(",\n") }
+                spaces(inner + 2)
+                element(i, &out)
             }
             out.append(UInt8(ascii: "\n"))
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: inner))
-            out.append(contentsOf: close.utf8)
+            spaces(inner)
+            out.appendLiteral(close)
         }
-        func inByteOrder<V>(_ entries: [String: V]) -> [(key: String, value: V)] {
-            entries.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        func named(_ name: String, _ out: inout [UInt8]) {
+            JSONBytes.appendString(name, to: &out, escapingSlashes: false)
+            out.appendLiteral(" : ")
         }
 
-        text("category", t.category)
-        text("completed_at", t.completedAt)
-        text("created", t.created)
-        literal("deleted", t.deleted == true ? "true" : "false")
-        literal("done", t.done == true ? "true" : "false")
-        text("due", t.due)
-        number("duration", t.duration)
-        text("external_id", t.externalID)
-        if let extra = t.extra { collection("extra", "{", "}", inByteOrder(extra).map { ($0.key, $0.value) }) }
-        text("id", t.id)
-        number("importance", t.importance)
-        text("modified", t.modified)
-        literal("next_up", t.nextUp == true ? "true" : "false")
-        text("notes", t.notes)
-        text("source", t.source)
-        collection("tags", "[", "]", (t.tags ?? []).map { (nil, .string($0)) })
-        text("title", t.title)
-        text("urgency", t.urgency)
-        if let versions = t.versions { collection("versions", "{", "}", inByteOrder(versions).map { ($0.key, .string($0.value)) }) }
+        text("\"category\"", t.category)
+        text("\"completed_at\"", t.completedAt)
+        text("\"created\"", t.created)
+        bool("\"deleted\"", t.deleted)
+        bool("\"done\"", t.done)
+        text("\"due\"", t.due)
+        number("\"duration\"", t.duration)
+        text("\"external_id\"", t.externalID)
+        if let extra = t.extra {
+            let entries = extra.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            collection("\"extra\"", "{", "}", entries.count) { i, out in
+                named(entries[i].key, &out)
+                JSONBytes.appendValue(entries[i].value, to: &out, escapingSlashes: false)
+            }
+        }
+        text("\"id\"", t.id)
+        number("\"importance\"", t.importance)
+        text("\"modified\"", t.modified)
+        bool("\"next_up\"", t.nextUp)
+        text("\"notes\"", t.notes)
+        text("\"source\"", t.source)
+        let tags = t.tags ?? []
+        collection("\"tags\"", "[", "]", tags.count) { i, out in JSONBytes.appendString(tags[i], to: &out, escapingSlashes: false) }
+        text("\"title\"", t.title)
+        text("\"urgency\"", t.urgency)
+        if versions {
+            // As TaskJSON's `versions` holds them, without a string for each.
+            let fields = task.versions.keys.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
+            collection("\"versions\"", "{", "}", fields.count) { i, out in
+                named(fields[i].rawValue, &out)
+                out.append(UInt8(ascii: "\""))
+                task.versions[fields[i]]!.appendEncoded(to: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+        }
         out.append(UInt8(ascii: "\n"))
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent))
+        spaces(indent)
         out.append(UInt8(ascii: "}"))
     }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 16)
 
     /// Decodes an import file, turning decoder errors into one line that names
     /// the item and the key.

@@ -20,8 +20,18 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// `<16 hex digits>@<replica>`; sorts lexicographically in version order.
     public var encoded: String {
-        let hex = String(UInt64(bitPattern: timestamp.rawValue), radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex + "@" + replica.rawValue
+        var bytes: [UInt8] = []
+        appendEncoded(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``encoded``'s UTF-8.
+    public func appendEncoded(to out: inout [UInt8]) {
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        let raw = UInt64(bitPattern: timestamp.rawValue)
+        for shift in stride(from: 60, through: 0, by: -4) { out.append(digits[Int(raw >> UInt64(shift) & 0xF)]) }
+        out.append(UInt8(ascii: "@"))
+        out.append(contentsOf: replica.rawValue.utf8)
     }
 
     /// Parses ``encoded``; nil for anything else.

@@ -25,7 +25,7 @@ public enum TaskOrdering {
 
     /// Next Up in the user's order: by order key, then id.
     public static func nextUp(_ tasks: [TaskItem]) -> [TaskItem] {
-        nextUpOrder(tasks).map { tasks[$0] }
+        taking(nextUpOrder(tasks), from: tasks)
     }
 
     /// The positions in `tasks` of ``nextUp(_:)``'s tasks, in its order.
@@ -58,7 +58,7 @@ public enum TaskOrdering {
     /// Sorts any tasks by a backlog mode (those `included`, when given).
     public static func sorted(_ tasks: [TaskItem], by sort: BacklogSort, nowMillis: Int64,
                               where included: (TaskItem) -> Bool = { _ in true }) -> [TaskItem] {
-        order(tasks, by: sort, nowMillis: nowMillis, where: included).map { tasks[$0] }
+        taking(order(tasks, by: sort, nowMillis: nowMillis, where: included), from: tasks)
     }
 
     /// The positions in `tasks` of ``backlog(_:by:nowMillis:)``'s tasks, in its order.
@@ -104,5 +104,17 @@ public enum TaskOrdering {
         var inNextUp = [Bool](repeating: false, count: tasks.count)
         for i in next { inNextUp[i] = true }
         return next + tasks.indices.filter { !inNextUp[$0] }.sorted { createdBefore(tasks[$0], tasks[$1]) }
+    }
+
+    /// The tasks at `positions` (each at most once), in that order: moved out
+    /// of `tasks` rather than copied, so a whole list is not retained and
+    /// released field by field once more.
+    public static func taking(_ positions: [Int], from tasks: consuming [TaskItem]) -> [TaskItem] {
+        guard let blank = tasks.first.map({ TaskItem(id: $0.id) }) else { return [] }
+        return positions.map { i in
+            var task = blank
+            swap(&task, &tasks[i])
+            return task
+        }
     }
 }

@@ -65,7 +65,7 @@ extension TaskStore {
             let done = found.indices.filter { found[$0].isDone }
                 .sorted { (found[$0].completedAt!, found[$0].id) > (found[$1].completedAt!, found[$1].id) }
             let positions = TaskOrdering.nextUpOrder(found) + TaskOrdering.backlogOrder(found, nowMillis: now) + done
-            return positions.map { found[$0] }
+            return TaskOrdering.taking(positions, from: found)
         case .nextUp: return TaskOrdering.nextUp(found)
         case .backlog: return TaskOrdering.backlog(found, nowMillis: now)
         case .done: return found.sorted { ($0.completedAt!, $0.id) > ($1.completedAt!, $1.id) }
