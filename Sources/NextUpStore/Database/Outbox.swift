@@ -62,15 +62,14 @@ extension TaskStore {
     /// (``Outbox``): one query joining the entries to their rows.
     static func outbox(_ db: Database, after seq: Int64, limit: Int = .max) throws -> [OutboxRecord] {
         var out: [OutboxRecord] = []
-        let statement = try db.makeStatement(sql: """
+        let rows = try Row.fetchCursor(db, sql: """
             SELECT \(TaskRow.columns), seq, changes FROM outbox LEFT JOIN task ON task.id = outbox.task_id
             WHERE seq > ? ORDER BY seq LIMIT ?
-            """)
-        let rows = try Row.fetchCursor(statement, arguments: [seq, limit])
+            """, arguments: [seq, limit])
         let seqIndex = TaskRow.columnCount
         var replicas = VersionsColumn.Replicas()
         while let row = try rows.next() {
-            let task = (row[0] as String?) == nil ? nil : TaskRow.decode(statement, replicas: &replicas)
+            let task = (row[0] as String?) == nil ? nil : TaskRow.decode(row, replicas: &replicas)
             let refs = VersionsColumn.decode(row[seqIndex + 1])
             out.append(OutboxRecord(seq: row[seqIndex], changes: Outbox.standing(refs, in: task)))
         }

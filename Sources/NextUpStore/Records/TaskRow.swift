@@ -1,11 +1,10 @@
 import GRDB
-import GRDBSQLite
 import NextUpCore
 
 /// Reading and writing a ``TaskItem`` as one row of the `task` table.
 ///
-/// Versions are kept in one column in ``VersionsColumn``'s form, parsed
-/// without JSON for speed; `modified` is denormalised from them.
+/// Versions are kept in one column in ``VersionsColumn``'s compact form;
+/// `modified` is denormalised from them.
 enum TaskRow {
     /// The known fields' columns, in field-table order, then the opaque
     /// registers (`extra`) and the versions.
@@ -18,32 +17,23 @@ enum TaskRow {
     private static let columnKinds = FieldSpec.table.map { ($0.field, $0.kind) }
     private static let versionsIndex = FieldSpec.table.count + 2
 
-    /// The task of the row `statement` is on (its first ``columnCount``
-    /// columns are ``columns``), or nil for a row whose id is not a task id.
-    /// Each column is read as its own type through SQLite's C API (no
-    /// `Row`, no `DatabaseValue` in between); columns hold what was validated
-    /// on the way in.
-    static func decode(_ statement: Statement, replicas: inout VersionsColumn.Replicas, versions: TaskFilter.Versions = .all) -> TaskItem? {
-        let raw = statement.sqliteStatement
-        func text(_ i: Int) -> String? {
-            // NULL has no text; the bytes are asked for after the text, as SQLite wants.
-            guard let bytes = sqlite3_column_text(raw, Int32(i)) else { return nil }
-            return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(raw, Int32(i)))), as: UTF8.self)
-        }
-        func integer(_ i: Int) -> Int64? { sqlite3_column_type(raw, Int32(i)) == SQLITE_NULL ? nil : sqlite3_column_int64(raw, Int32(i)) }
-        guard let id = text(0).flatMap(TaskID.init) else { return nil }
+    /// The task of `row` (its first ``columnCount`` columns are
+    /// ``columns``), or nil for a row whose id is not a task id. Columns hold
+    /// what was validated on the way in.
+    static func decode(_ row: Row, replicas: inout VersionsColumn.Replicas, versions: TaskFilter.Versions = .all) -> TaskItem? {
+        guard let id = (row[0] as String?).flatMap(TaskID.init) else { return nil }
         var t = TaskItem(id: id)
         for (i, (field, kind)) in columnKinds.enumerated() {
             let value: FieldValue
             switch kind {
-            case .text: value = text(i + 1).map(FieldValue.string) ?? .null
-            case .integer: value = integer(i + 1).map(FieldValue.int) ?? .null
-            case .boolean: value = integer(i + 1).map { FieldValue.bool($0 != 0) } ?? .null
+            case .text: value = (row[i + 1] as String?).map(FieldValue.string) ?? .null
+            case .integer: value = (row[i + 1] as Int64?).map(FieldValue.int) ?? .null
+            case .boolean: value = (row[i + 1] as Int64?).map { FieldValue.bool($0 != 0) } ?? .null
             }
             t.restore(field, to: value)
         }
-        if let extra = text(extraIndex) { t.extra = ExtraRegisters.decode(extra) }
-        let column = text(versionsIndex) ?? ""
+        if let extra = row[extraIndex] as String? { t.extra = ExtraRegisters.decode(extra) }
+        let column = row[versionsIndex] as String? ?? ""
         switch versions {
         case .all: t.versions = VersionsColumn.decode(column, replicas: &replicas)
         case .newest: if let (field, version) = VersionsColumn.newest(column, replicas: &replicas) { t.versions = [field: version] }
@@ -83,9 +73,8 @@ enum TaskRow {
 
     static func fetchOne(_ db: Database, id: TaskID) throws -> TaskItem? {
         let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM task WHERE id = ?")
-        let cursor = try Row.fetchCursor(statement, arguments: [id.rawValue])
         var replicas = VersionsColumn.Replicas()
-        return try cursor.next() == nil ? nil : decode(statement, replicas: &replicas)
+        return try Row.fetchOne(statement, arguments: [id.rawValue]).flatMap { decode($0, replicas: &replicas) }
     }
 
     /// The rows of `ids` that exist, in no particular order: one statement
@@ -109,10 +98,9 @@ enum TaskRow {
         if let order { sql += " ORDER BY \(order)" }
         var out: [TaskItem] = []
         var replicas = VersionsColumn.Replicas()
-        let statement = try db.makeStatement(sql: sql)
-        let cursor = try Row.fetchCursor(statement, arguments: arguments)
-        while try cursor.next() != nil {
-            if let t = decode(statement, replicas: &replicas, versions: versions) { out.append(t) }
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            if let t = decode(row, replicas: &replicas, versions: versions) { out.append(t) }
         }
         return out
     }
