@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import NextUpCore
 
-/// Lean reads for the terminal UI, which must list 100,000 tasks quickly and
-/// then show only the few dozen rows on screen: the lists are ordered and
-/// filtered by SQLite, and only ids come back.
+/// Reads for the terminal UI, which lists every open task but shows only the
+/// few dozen rows on screen: the lists are ordered and filtered by SQLite,
+/// and only ids come back.
 extension TaskStore {
     /// What the UI's lists are narrowed to: a ``ListFilter`` (the one
     /// definition of the filter language) on the caller's local `today`.
