@@ -30,7 +30,8 @@ let package = Package(
             name: "NextUpConfig",
             dependencies: ["NextUpCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
-        .target(name: "NextUpSync", dependencies: ["NextUpCore", "NextUpStore"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "NextUpSync", dependencies: ["NextUpCore", "NextUpStore", "CZlib"]),
         // The phone bridge: iCalendar VTODO files in a vdir, both ways (DESIGN.md §5b).
         .target(name: "NextUpBridge", dependencies: ["NextUpCore", "NextUpStore"]),
         .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncursesw5-dev"])]),

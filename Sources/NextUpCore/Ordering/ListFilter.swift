@@ -151,14 +151,7 @@ public struct ListFilter: Equatable, Sendable {
     /// filter's ``foldedWords``). The TUI narrows its lists with it, so the
     /// rule stays here.
     public func titleMatches(folded title: String, words foldedWords: [String]) -> Bool {
-        var title = title
-        return title.withUTF8 { titleMatches(foldedUTF8: $0, words: foldedWords) }
-    }
-
-    /// ``titleMatches(folded:words:)`` on the UTF-8 bytes of the folded title.
-    public func titleMatches(foldedUTF8 title: UnsafeBufferPointer<UInt8>, words foldedWords: [String]) -> Bool {
-        for word in foldedWords where !TextMatch.folded(title, contains: word) { return false }
-        return true
+        foldedWords.allSatisfy { TextMatch.folded(title, contains: $0) }
     }
 
     /// The category part of ``matches(_:today:)``: with `cat:`, only a task

@@ -44,9 +44,7 @@ extension TaskStore {
     /// end, in the same transaction (what a large import does,
     /// ``dropTaskIndexes(_:keepingNarrow:)``): a log written in id order then only appends
     /// to the table, instead of inserting every row at a random place of
-    /// five indexes (a first sync of 100,000 tasks rewrote most of their
-    /// pages into the WAL in each of its ten transactions). No reader ever
-    /// sees the table without its indexes.
+    /// five indexes. No reader ever sees the table without its indexes.
     public func mergeRemoteAtOnce<T>(_ body: (_ merge: (_ changes: [FieldChange], _ state: [String: String?]) throws -> RemoteMergeResult) throws -> T) throws -> T {
         try syncTransaction(records: Self.largeWriteRecords + 1) { db in
             let empty = try Row.fetchOne(db, sql: "SELECT 1 FROM task LIMIT 1") == nil

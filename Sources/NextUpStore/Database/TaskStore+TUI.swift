@@ -1,11 +1,10 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import NextUpCore
 
-/// Lean reads for the terminal UI, which must list 100,000 tasks quickly and
-/// then show only the few dozen rows on screen: the lists are ordered and
-/// filtered by SQLite, and only ids come back.
+/// Reads for the terminal UI, which lists every open task but shows only the
+/// few dozen rows on screen: the lists are ordered and filtered by SQLite,
+/// and only ids come back.
 extension TaskStore {
     /// What the UI's lists are narrowed to: a ``ListFilter`` (the one
     /// definition of the filter language) on the caller's local `today`.
@@ -44,63 +43,25 @@ extension TaskStore {
         }
     }
 
-    /// One list in display order, with what the TUI's filter narrows it by
-    /// in memory: each task's title folded by ``TextMatch/fold(_:)`` (as
-    /// stored in `title_fold` when the row was written) and its category.
-    /// The folded titles are kept as one run of UTF-8 bytes, not a `String`
-    /// each, so that reading 100,000 of them allocates nothing per task.
-    public struct FoldedList: Sendable, Equatable {
-        public private(set) var ids: [TaskID] = []
-        /// The folded titles' UTF-8 bytes, one after another.
-        public private(set) var foldedTitleBytes: [UInt8] = []
-        /// Where each folded title ends in ``foldedTitleBytes`` (it starts
-        /// where the one before ends).
-        public private(set) var foldedTitleEnds: [Int] = []
-        public private(set) var categories: [String?] = []
+    /// A task of a list in display order, with what the TUI's filter narrows
+    /// it by in memory: its title folded by ``TextMatch/fold(_:)`` (as stored
+    /// in `title_fold` when the row was written) and its category.
+    public struct FoldedTask: Sendable, Equatable {
+        public var id: TaskID
+        public var foldedTitle: String
+        public var category: String?
 
-        public init() {}
-
-        public var count: Int { ids.count }
-
-        /// Makes room for `count` tasks whose folded titles take `bytes` bytes.
-        public mutating func reserveCapacity(_ count: Int, bytes: Int) {
-            ids.reserveCapacity(count)
-            foldedTitleEnds.reserveCapacity(count)
-            categories.reserveCapacity(count)
-            foldedTitleBytes.reserveCapacity(bytes)
-        }
-
-        /// Appends a task.
-        public mutating func append(_ id: TaskID, foldedTitle: UnsafeBufferPointer<UInt8>, category: String?) {
-            ids.append(id)
-            foldedTitleBytes.append(contentsOf: foldedTitle)
-            foldedTitleEnds.append(foldedTitleBytes.count)
-            categories.append(category)
-        }
-
-        /// Calls `body` with each task's index, folded title bytes and category, in order.
-        public func forEach(_ body: (Int, UnsafeBufferPointer<UInt8>, String?) -> Void) {
-            foldedTitleBytes.withUnsafeBufferPointer { all in
-                var start = 0
-                for i in 0..<ids.count {
-                    let end = foldedTitleEnds[i]
-                    body(i, UnsafeBufferPointer(rebasing: all[start..<end]), categories[i])
-                    start = end
-                }
-            }
-        }
-
-        /// The folded title of task `i`.
-        public func foldedTitle(_ i: Int) -> String {
-            let start = i == 0 ? 0 : foldedTitleEnds[i - 1]
-            return String(decoding: foldedTitleBytes[start..<foldedTitleEnds[i]], as: UTF8.self)
+        public init(id: TaskID, foldedTitle: String, category: String?) {
+            self.id = id
+            self.foldedTitle = foldedTitle
+            self.category = category
         }
     }
 
     /// ``listIDs(sort:narrowing:keepDone:nowMillis:)`` with each task's
     /// folded title and category, read from the covering index: what the TUI
     /// narrows by the filter's words and `cat:` in memory
-    /// (``ListFilter/titleMatches(foldedUTF8:words:)``,
+    /// (``ListFilter/titleMatches(folded:words:)``,
     /// ``ListFilter/categoryMatches(_:)``) while they are typed, instead of
     /// asking SQLite to sort again per key.
     public func listWithFoldedTitles(
@@ -108,7 +69,7 @@ extension TaskStore {
         narrowing: ListNarrowing = ListNarrowing(),
         keepDone: Set<TaskID> = [],
         nowMillis: Int64
-    ) throws -> (nextUp: FoldedList, backlog: FoldedList) {
+    ) throws -> (nextUp: [FoldedTask], backlog: [FoldedTask]) {
         let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis, foldedTitles: true)
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
@@ -159,39 +120,13 @@ extension TaskStore {
         return (next, backlog)
     }
 
-    /// Reads `id, title_fold, category` rows straight from SQLite's C API
-    /// (GRDB's `Row` costs a conversion per column, and 76,000 rows are read
-    /// on every reload while filtering): the folded title's bytes are copied
-    /// into the list, and each distinct category becomes one `String`.
-    static func folded(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> FoldedList {
-        var out = FoldedList()
-        let statement = try db.makeStatement(sql: sql)
-        try statement.setArguments(arguments)
-        let raw = statement.sqliteStatement
-        defer { sqlite3_reset(raw) }
-        func bytes(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
-            guard let text = sqlite3_column_text(raw, column) else { return nil }  // before its length, as SQLite asks
-            return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, column)))
-        }
-        var categories: [(bytes: [UInt8], name: String)] = []
-        while true {
-            let rc = sqlite3_step(raw)
-            if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
-            }
-            guard let idBytes = bytes(0), let id = TaskID(String(decoding: idBytes, as: UTF8.self)) else { continue }
-            var category: String?
-            if let c = bytes(2) {
-                if let known = categories.first(where: { $0.bytes.elementsEqual(c) }) {
-                    category = known.name
-                } else {
-                    let name = String(decoding: c, as: UTF8.self)
-                    if categories.count < 64 { categories.append((Array(c), name)) }
-                    category = name
-                }
-            }
-            out.append(id, foldedTitle: bytes(1) ?? UnsafeBufferPointer(start: nil, count: 0), category: category)
+    /// Reads `id, title_fold, category` rows.
+    static func folded(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [FoldedTask] {
+        var out: [FoldedTask] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            guard let id = TaskID(row[0] as String) else { continue }
+            out.append(FoldedTask(id: id, foldedTitle: row[1] ?? "", category: row[2]))
         }
         return out
     }

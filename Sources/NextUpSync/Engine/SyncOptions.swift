@@ -13,12 +13,12 @@ public struct SyncOptions: Sendable, Equatable {
     /// one store transaction (``SyncStorage/mergeAtOnce(_:)``) rather than
     /// one per ``mergeBatch``: into an empty store, the rows are then
     /// appended with the table's indexes built once at the end. The price:
-    /// the store is held for the whole read (~1.5 s at 100,000 tasks).
+    /// the store is held for the whole read.
     public var wholeLogInOneTransaction = false
     /// Records read per slice of the background engine's start-up reconcile
     /// (``SyncCycle/reconcileSlice(_:)``): the engine releases the store and
     /// the sync lock after each slice, so a peer's new change waits for at
-    /// most one slice (at 100,000 tasks, 5,000 records take ~0.2 s).
+    /// most one slice.
     public var reconcileSliceRecords: Int = 5_000
     /// How often the background sync stat-polls the peer folder (for network
     /// file systems, where inotify sees nothing).
@@ -34,10 +34,8 @@ public struct SyncOptions: Sendable, Equatable {
     /// For a one-shot `nextup sync` (no UI on the connection): 10,000 records
     /// per transaction. Records of a reconcile land at random places in the
     /// store's B-trees, so each transaction rewrites most pages it touches
-    /// into the WAL: with 500 records per transaction, a first sync of
-    /// 100,000 tasks wrote 2.3 GB (580,000 pages) for a 67 MB store and took
-    /// 8–9 s; with 10,000, 0.4 GB and 4.7 s. The price: another process's
-    /// write waits for the current transaction (~0.3 s at that size).
+    /// into the WAL: fewer, larger transactions write far less. The price:
+    /// another process's write waits for the current transaction.
     /// A log read from its start is merged in one transaction
     /// (``wholeLogInOneTransaction``).
     public static let oneShot: SyncOptions = {

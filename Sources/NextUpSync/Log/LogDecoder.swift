@@ -178,7 +178,8 @@ public struct LogDecoder {
     /// `{"task":"…","set":{"<field>":[<value>,"<version>"],…},"crc":"…"}`,
     /// no white space, each field once — on its bytes. Nil for any other
     /// spelling, which ``decodeLine(_:at:into:)`` then reads with
-    /// `JSONDecoder`: JSONDecoder took 40% of a first sync of 100,000 tasks.
+    /// `JSONDecoder`. A first sync reads every line of a peer's log, and
+    /// `JSONDecoder` alone would take it past its budget.
     ///
     /// Contract: when not nil, the task text and the pairs are what the
     /// JSONDecoder path gives for the same line (in file order rather than

@@ -11,9 +11,9 @@ public struct LogFileReader {
     /// Passed to every ``LogDecoder``: versions later than this are refused.
     public let notAfter: HybridTimestamp?
 
-    /// Bytes read at a step (at most ``chunkSize``): a step with no whole
-    /// line is read again as a whole chunk. Small, so that decoding ahead
-    /// (``LogChunkAhead``) holds little in memory and starts early.
+    /// Bytes read and decoded at a step (at most ``chunkSize``), so that a
+    /// large log is merged in steps; a step with no whole line is read again
+    /// as a whole chunk.
     public let stepSize: Int
 
     public init(folder: any PeerFolder, chunkSize: Int = 2 * LogFormat.maxLineLength, stepSize: Int = 1 << 20, notAfter: HybridTimestamp? = nil) {
@@ -47,35 +47,17 @@ public struct LogFileReader {
     }
 
     /// Reads every complete line from `offset` (a line boundary after the
-    /// header) up to `size`, handing the decoded records and issues of each
-    /// step's complete lines to `consume` in file order; each scan's
-    /// ``LogScan/end`` is a safe cursor once that scan is merged.
-    ///
-    /// While `consume` works on one scan, the next step is read (on this
-    /// thread) and decoded on another (``LogChunkAhead``): the records handed
-    /// over, and their order, are the same. A failed read of that step is
-    /// thrown only once the scan before it is consumed, as if it were read
-    /// after it. Decoding is pure, so `consume` may read the folder meanwhile.
+    /// header) up to `size`, a step at a time, handing the decoded records and
+    /// issues of each step's complete lines to `consume` in file order; each
+    /// scan's ``LogScan/end`` is a safe cursor once that scan is merged.
     public func readLines(of name: String, owner: ReplicaID, from offset: Int64, upTo size: Int64,
                           consume: (LogScan) throws -> Void) throws -> Outcome {
         let decoder = LogDecoder(file: name, owner: owner, notAfter: notAfter)
         var position = offset
-        // The step at `position`, read and decoding ahead (or its read's error).
-        var ahead: Result<LogChunkAhead, any Error>?
-        // Never leave a decode running past this call (`consume` may throw).
-        defer { if case .success(let chunk)? = ahead { _ = chunk.wait() } }
         while position < size {
-            var bytes: [UInt8]
-            var scan: LogScan
-            if let next = ahead {
-                ahead = nil
-                let chunk = try next.get()
-                (bytes, scan) = (chunk.bytes, chunk.wait())
-            } else {
-                bytes = try folder.read(name, at: position, count: Int(min(Int64(stepSize), size - position)))
-                if bytes.isEmpty { break }
-                scan = decoder.scan(bytes, at: position)
-            }
+            var bytes = try folder.read(name, at: position, count: Int(min(Int64(stepSize), size - position)))
+            if bytes.isEmpty { break }
+            var scan = decoder.scan(bytes, at: position)
             // No complete line in a step short of a chunk: read a whole chunk
             // (a line of legitimate length fits in one).
             if scan.end == position && bytes.count < chunkSize && position + Int64(bytes.count) < size {
@@ -85,14 +67,6 @@ public struct LogFileReader {
             }
             if scan.end > position {
                 position = scan.end
-                if position < size {
-                    do {
-                        let following = try folder.read(name, at: position, count: Int(min(Int64(stepSize), size - position)))
-                        if !following.isEmpty { ahead = .success(LogChunkAhead(following, at: position, decoder: decoder)) }
-                    } catch {
-                        ahead = .failure(error)
-                    }
-                }
                 try consume(scan)
                 continue
             }

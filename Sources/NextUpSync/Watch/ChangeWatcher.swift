@@ -174,7 +174,10 @@ public final class ChangeWatcher: Sendable {
     public func clockMoved() {
         guard isRunning, Thread.current != state.withLock({ $0.thread }) else { return }
         wake(UInt8(ascii: "c"))
-        moved.wait()
+        // The thread may end (stopped from `onChange`) before it reads the byte.
+        while moved.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
+            if !isRunning { return }
+        }
     }
 
     /// Stops the watcher and waits for its thread to end, so that `onChange` is

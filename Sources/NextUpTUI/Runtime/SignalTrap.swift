@@ -1,7 +1,10 @@
 import CNcursesw
 import Glibc
+import Synchronization
 
-nonisolated(unsafe) private var signalPipeFD: Int32 = -1
+/// The pipe the quit signals write to; an atomic, since a signal handler may
+/// take no lock.
+private let signalPipeFD = Atomic<Int32>(-1)
 
 /// Turns SIGINT, SIGTERM and SIGHUP into a byte on a pipe — the signal's
 /// number — so the event loop handles them in order, through its normal path
@@ -13,11 +16,11 @@ enum SignalTrap {
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE]
 
     static func install(pipe: WakePipe) {
-        signalPipeFD = pipe.writeFD
+        signalPipeFD.store(pipe.writeFD, ordering: .sequentiallyConsistent)
         for s in quitSignals {
             signal(s) { number in
                 var byte = UInt8(truncatingIfNeeded: number)
-                _ = write(signalPipeFD, &byte, 1)
+                _ = write(signalPipeFD.load(ordering: .sequentiallyConsistent), &byte, 1)
             }
         }
         for s in crashSignals {
@@ -31,6 +34,6 @@ enum SignalTrap {
 
     static func uninstall() {
         for s in quitSignals + crashSignals { signal(s, SIG_DFL) }
-        signalPipeFD = -1
+        signalPipeFD.store(-1, ordering: .sequentiallyConsistent)
     }
 }

@@ -46,6 +46,7 @@ public enum TerminalApp {
             }
         } else {
             let own = ChangeWatcher(watching: [store.location.folder],
+                                    ignoring: { SyncEngine.isIgnorableName($0) },
                                     onProblem: { inbox.post(.watchProblem($0)) },
                                     onChange: { _ in inbox.post(.storeChanged) })
             do { try own.start(); watcher = own } catch {

@@ -5,7 +5,7 @@ import NextUpStore
 /// typed: the lists without them (the *base*: same sort, other filter terms,
 /// kept-done tasks and day) are read with every task's folded title and
 /// category, and each key only keeps the base's tasks that pass Core's rules
-/// (``ListFilter/titleMatches(foldedUTF8:words:)``,
+/// (``ListFilter/titleMatches(folded:words:)``,
 /// ``ListFilter/categoryMatches(_:)``) — no SQL, no sorting, no folding of
 /// titles per key. When the new filter only narrows the last one
 /// (``ListFilter/narrows(_:)``: a letter typed at the end of a word, a word
@@ -22,7 +22,7 @@ import NextUpStore
 /// ranked at the current time); the base is read when the filter's prompt
 /// opens (``prepare(_:_:nowMillis:)``) or at the first key that needs it.
 final class TitleNarrowing {
-    typealias Lists = (nextUp: TaskStore.FoldedList, backlog: TaskStore.FoldedList)
+    typealias Lists = (nextUp: [TaskStore.FoldedTask], backlog: [TaskStore.FoldedTask])
 
     private struct Base {
         var query: ListQuery
@@ -46,28 +46,21 @@ final class TitleNarrowing {
         let filter = query.filter
         let words = filter.foldedWords
         var categoryPasses: [String?: Bool] = [:]
-        func narrow(_ list: TaskStore.FoldedList) -> TaskStore.FoldedList {
-            var out = TaskStore.FoldedList()
-            // At most all of them: one allocation per array, not a doubling
-            // series (the first letter typed keeps most of 76,000 tasks).
-            out.reserveCapacity(list.count, bytes: list.foldedTitleBytes.count)
-            list.forEach { i, title, category in
+        func narrow(_ list: [TaskStore.FoldedTask]) -> [TaskStore.FoldedTask] {
+            list.filter { task in
                 let passes: Bool
-                if let known = categoryPasses[category] {
+                if let known = categoryPasses[task.category] {
                     passes = known
                 } else {
-                    passes = filter.categoryMatches(category)
-                    categoryPasses[category] = passes
+                    passes = filter.categoryMatches(task.category)
+                    categoryPasses[task.category] = passes
                 }
-                if passes && filter.titleMatches(foldedUTF8: title, words: words) {
-                    out.append(list.ids[i], foldedTitle: title, category: category)
-                }
+                return passes && filter.titleMatches(folded: task.foldedTitle, words: words)
             }
-            return out
         }
         let lists = (nextUp: narrow(from.nextUp), backlog: narrow(from.backlog))
         last = (filter, lists)
-        return (lists.nextUp.ids, lists.backlog.ids)
+        return (lists.nextUp.map(\.id), lists.backlog.map(\.id))
     }
 
     /// Reads the base `query` would be narrowed from, unless it is at hand

@@ -105,8 +105,7 @@ import Testing
     }
 
     /// A log of many steps, one of its lines longer than a step: the scans
-    /// handed over (decoded ahead, ``LogChunkAhead``) add up to one scan of
-    /// the whole file.
+    /// handed over add up to one scan of the whole file.
     @Test func aLogOfManyStepsReadsAsOneScanOfIt() throws {
         let folder = InMemoryPeerFolder()
         let writer = LogWriter(folder: folder, owner: owner)
@@ -152,9 +151,9 @@ import Testing
         }
     }
 
-    /// The next step is read while the one before it is consumed; its failed
-    /// read is thrown only after that (as when the steps were read in turn).
-    @Test func aFailedReadOfTheNextStepIsThrownOnlyOnceTheStepBeforeIsConsumed() throws {
+    /// A failed read of a later step is thrown after the steps before it
+    /// were consumed, in order.
+    @Test func aFailedReadOfALaterStepIsThrownOnceTheStepsBeforeAreConsumed() throws {
         let memory = InMemoryPeerFolder()
         let writer = LogWriter(folder: memory, owner: owner)
         let records = (1...2_000).map { record($0, "task \($0) " + String(repeating: "t", count: 100)) }
