@@ -18,12 +18,7 @@ let package = Package(
         .target(name: "NextUpCore"),
         .target(
             name: "NextUpStore",
-            dependencies: [
-                "NextUpCore",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // The C API, to read the TUI's folded titles without a String per row.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
+            dependencies: ["NextUpCore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The user's TOML configuration and key bindings.
         .target(
