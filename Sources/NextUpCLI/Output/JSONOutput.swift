@@ -63,7 +63,7 @@ enum JSONOutput {
         }
         func text(_ name: StaticString, _ value: String?) {
             key(name)
-            if let value { JSONBytes.appendString(value, to: &out, escapingSlashes: false) } else { out.appendLiteral("null") }
+            if let value { JSONText.appendString(value, to: &out) } else { out.appendLiteral("null") }
         }
         func bool(_ name: StaticString, _ value: Bool?) {
             key(name)
@@ -89,7 +89,7 @@ enum JSONOutput {
             out.appendLiteral(close)
         }
         func named(_ name: String, _ out: inout [UInt8]) {
-            JSONBytes.appendString(name, to: &out, escapingSlashes: false)
+            JSONText.appendString(name, to: &out)
             out.appendLiteral(" : ")
         }
 
@@ -105,7 +105,7 @@ enum JSONOutput {
             let entries = extra.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
             collection("\"extra\"", "{", "}", entries.count) { i, out in
                 named(entries[i].key, &out)
-                JSONBytes.appendValue(entries[i].value, to: &out, escapingSlashes: false)
+                JSONText.appendValue(entries[i].value, to: &out)
             }
         }
         text("\"id\"", t.id)
@@ -115,7 +115,7 @@ enum JSONOutput {
         text("\"notes\"", t.notes)
         text("\"source\"", t.source)
         let tags = t.tags ?? []
-        collection("\"tags\"", "[", "]", tags.count) { i, out in JSONBytes.appendString(tags[i], to: &out, escapingSlashes: false) }
+        collection("\"tags\"", "[", "]", tags.count) { i, out in JSONText.appendString(tags[i], to: &out) }
         text("\"title\"", t.title)
         text("\"urgency\"", t.urgency)
         if versions {

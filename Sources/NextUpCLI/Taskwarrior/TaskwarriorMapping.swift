@@ -176,7 +176,7 @@ enum TaskwarriorMapping {
 
     static func jsonString(_ s: String) -> String {
         var out: [UInt8] = []
-        JSONBytes.appendString(s, to: &out, escapingSlashes: false)
+        JSONText.appendString(s, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 

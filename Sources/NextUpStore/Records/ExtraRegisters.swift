@@ -11,9 +11,9 @@ enum ExtraRegisters {
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, (name, value)) in pairs.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONBytes.appendString(name, to: &out, escapingSlashes: false)
+            JSONText.appendString(name, to: &out)
             out.append(UInt8(ascii: ":"))
-            JSONBytes.appendValue(value, to: &out, escapingSlashes: false)
+            JSONText.appendValue(value, to: &out)
         }
         out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
