@@ -49,22 +49,13 @@ struct ImportCommand: ParsableCommand {
     var from: InterchangeFormat?
     @OptionGroup var taskwarrior: TaskwarriorOptions
 
+    /// The file is read and checked whole before the store is opened, so a
+    /// rejected file never creates a store.
     func run() throws {
-        try Self.run(global, file: file, overwrite: overwrite) { try readRecords() }
-    }
-
-    /// What `run()` does: `readRecords` gives the file's records and how
-    /// many recurring templates it held. The file is read and validated
-    /// before the store is opened, so a rejected file never creates a store.
-    static func run(_ global: GlobalOptions, file: String, overwrite: Bool,
-                    readRecords: () throws -> (records: [TaskJSON], templates: Int)) throws {
-        var pending: [TaskJSON]?
-        let templates: Int
-        (pending, templates) = try readRecords()
-        let count = pending!.count
+        let (records, templates) = try readRecords()
         var imported: TaskStore.ImportSummary?
         let context = try CommandContext.open(global) { location in
-            let opened = try TaskStore.openImporting(location, pending.take()!, overwrite: overwrite)
+            let opened = try TaskStore.openImporting(location, records, overwrite: overwrite)
             imported = opened.summary
             return opened.store
         }
@@ -73,7 +64,7 @@ struct ImportCommand: ParsableCommand {
         for (task, field, was) in summary.overwritten {
             print("overwrote \(task.short) \(field.rawValue): was '\(Sanitizer.visible(TerminalWidth.truncate(was.description, to: 60)))'")
         }
-        print("imported \(count) tasks: \(summary.created) new, \(summary.updated) updated, "
+        print("imported \(records.count) tasks: \(summary.created) new, \(summary.updated) updated, "
               + "\(summary.kept) kept (newer here), \(summary.unchanged) unchanged")
         if templates > 0 {
             print("kept \(templates) recurring template\(templates == 1 ? "" : "s") hidden for the way back (their tasks imported as plain tasks)")
@@ -93,14 +84,9 @@ extension ImportCommand {
         return data
     }
 
-    /// The records of `file` in nextup's own format (no recurring templates).
-    static func nextupRecords(_ file: String) throws -> (records: [TaskJSON], templates: Int) {
-        (try JSONOutput.decodeTasks(contents(of: file)), 0)
-    }
-
     /// The file's records (and how many recurring templates it held).
     func readRecords() throws -> (records: [TaskJSON], templates: Int) {
-        guard from == .taskwarrior else { return try Self.nextupRecords(file) }
+        guard from == .taskwarrior else { return (try JSONOutput.decodeTasks(Self.contents(of: file)), 0) }
         let tasks = try TaskwarriorReader.read(Self.contents(of: file))
         let mapping = taskwarrior.options(try CommandContext.loadConfig().taskwarrior)
         return (try tasks.map { try TaskwarriorMapping.record($0, mapping) }, tasks.filter { $0.status == .recurring }.count)

@@ -1,9 +1,9 @@
 /// A cursor over UTF-8 bytes of JSON text in one exact, known form: the
 /// literal punctuation and keys are matched with ``take(_:)``, values read
-/// with ``string()``, ``integer()`` and ``value()``. Used where Foundation's
-/// `JSONDecoder` is too slow (the outbox column, the sync log's lines): the
-/// caller reads the form its own writer produces and falls back to
-/// `JSONDecoder` whenever a read returns nil or `false`.
+/// with ``string()``, ``integer()`` and ``value()``. The sync log's lines are
+/// read with it (`JSONDecoder` is too slow for a first sync): the reader
+/// takes the form its own writer produces and falls back to `JSONDecoder`
+/// whenever a read returns nil or `false`.
 ///
 /// Contract: every read either consumes exactly the JSON it returns or
 /// returns nil (the position is then unspecified; callers give up). It is
@@ -76,37 +76,6 @@ public struct JSONByteReader {
         let b = bytes[index]
         return b != UInt8(ascii: ".") && b != UInt8(ascii: "e") && b != UInt8(ascii: "E")
     }
-
-    /// A JSON array, white space allowed around its elements, each read by
-    /// `element` (which starts at the element's first byte); nil when the
-    /// array is malformed or any element is nil.
-    @inlinable
-    public mutating func array<T>(_ element: (inout JSONByteReader) -> T?) -> [T]? {
-        guard take("[") else { return nil }
-        skipWhitespace()
-        if take("]") { return [] }
-        return elements(element, closed: true, reserving: 0)
-    }
-
-    /// Elements separated by commas, at least one; then `]` when `closed`,
-    /// else the end of the bytes (the first half of an array read in halves).
-    @inlinable
-    internal mutating func elements<T>(_ element: (inout JSONByteReader) -> T?, closed: Bool, reserving capacity: Int) -> [T]? {
-        var out: [T] = []
-        out.reserveCapacity(capacity)
-        while true {
-            skipWhitespace()
-            guard let item = element(&self) else { return nil }
-            out.append(item)
-            skipWhitespace()
-            if take(",") { continue }
-            if closed { return take("]") ? out : nil }
-            return atEnd ? out : nil
-        }
-    }
-
-    /// A JSON array of strings (see ``string()``), or nil.
-    public mutating func stringArray() -> [String]? { array { $0.string() } }
 
     /// A field value: string, integer, `true`, `false` or `null`.
     public mutating func value() -> FieldValue? {
