@@ -5,8 +5,7 @@ import NextUpCore
 /// The person's local time, from the C library (`localtime_r`, which honours
 /// `TZ`): today's date, the offset from UTC, a clock reading for a line of
 /// output. Foundation's `Calendar`, `TimeZone` and date formatters would load
-/// ICU's data — about 4.5 MB and a millisecond — into every command that
-/// asks, and into the TUI on every tick.
+/// ICU's data into every command that asks, and into the TUI on every tick.
 public enum LocalTime {
     /// The broken-down local time at `millis` since the epoch.
     private static func parts(_ millis: Int64) -> tm? {

@@ -17,10 +17,7 @@ public enum StoreSchema {
     /// table (``setPageSizeIfEmpty(_:)``); a store made by an earlier build
     /// keeps the size it was made with (SQLite reads any).
     ///
-    /// 16 KiB rather than SQLite's 4 KiB: fewer, fuller B-tree pages. In an
-    /// import of 10,000 tasks SQLite's own share went 41 → 35 ms; reads of
-    /// whole lists and single writes (`add` at 10,000 and 100,000) measured
-    /// the same; the file grows ~3% (docs/benchmarks.md, eighth pass).
+    /// 16 KiB rather than SQLite's 4 KiB: fewer, fuller B-tree pages.
     public static let pageSize = 16_384
 
     /// Sets ``pageSize`` on a database that has no page yet (a new, empty
@@ -146,13 +143,8 @@ public enum StoreSchema {
                 PRAGMA user_version = 6;
                 """)
         }
-        // v7: the same covering index `task_list`, with `created` right after
-        // `next_up`. No query uses its order past `next_up` (the lists sort
-        // by Core's rules, ListSQL), but building it sorts every open row by
-        // all its columns: nearly every row ties on `next_up` (Backlog) and
-        // often on urgency, importance and the rest, while `created` ends
-        // almost every comparison. Building it for 10,000 tasks (an import's
-        // last step) went 13.7 → 10.3 ms.
+        // v7: the covering index `task_list` with `created` right after
+        // `next_up` (released; kept as it shipped).
         m.registerMigration("v7") { db in
             try db.execute(sql: """
                 DROP INDEX task_list;
@@ -161,15 +153,8 @@ public enum StoreSchema {
                 PRAGMA user_version = 7;
                 """)
         }
-        // v8: `task_list` keyed by `created` first. The lists select Next Up
-        // or the Backlog by `next_up` (Next Up through `task_next_up`; the
-        // Backlog from this index, now scanned where it was searched on
-        // `next_up IS NULL` — nearly every entry either way — in the same
-        // time at 100,000 tasks), but building it sorted every open
-        // row on a first column that is NULL for nearly all of them, and
-        // SQLite's sorter compares such keys by unpacking every column;
-        // with an integer first it compares the integers in place. Building
-        // it for 10,000 tasks (an import's last step): ~12 → ~6 ms.
+        // v8: `task_list` keyed by `created` first (released; kept as it
+        // shipped). The Backlog scans it, Next Up goes through `task_next_up`.
         m.registerMigration("v8") { db in
             try db.execute(sql: """
                 DROP INDEX task_list;

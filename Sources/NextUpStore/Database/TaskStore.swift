@@ -74,9 +74,8 @@ public final class TaskStore: Sendable {
                 return try isReady(db, now: now)
             }
             if !ready {
-                // WAL first: the migrations of a new store (eight
-                // transactions) then commit without a sync each — in the
-                // rollback journal, three each, 9 ms of an import of 10,000.
+                // WAL first: the migrations of a new store then commit
+                // without a sync each.
                 try queue.writeWithoutTransaction { db in
                     try StoreSchema.setPageSizeIfEmpty(db)
                     if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
