@@ -42,7 +42,7 @@ extension TaskStore {
     /// When the store holds no task as the transaction starts, the task
     /// table's secondary indexes are dropped and built again once at its
     /// end, in the same transaction (what a large import does,
-    /// ``dropTaskIndexes(_:keepingNarrow:)``): a log written in id order then only appends
+    /// ``dropTaskIndexes(_:)``): a log written in id order then only appends
     /// to the table, instead of inserting every row at a random place of
     /// five indexes. No reader ever sees the table without its indexes.
     public func mergeRemoteAtOnce<T>(_ body: (_ merge: (_ changes: [FieldChange], _ state: [String: String?]) throws -> RemoteMergeResult) throws -> T) throws -> T {
