@@ -100,6 +100,34 @@ import NextUpCore
         #expect(!screen.lastFrame!.text.joined().contains("Changed again"), "watching again: ticks stop polling")
     }
 
+    /// A clock the test moves by hand.
+    final class SteppingClock: PhysicalClock, @unchecked Sendable {
+        var millis = Fixture.now
+        func nowMillis() -> Int64 { millis }
+    }
+
+    /// SQLite writes a new WAL's header before the transaction's frames, and
+    /// that first write is what wakes the watcher: a store change that shows
+    /// nothing yet is read once more a moment later, not at the next signal.
+    @Test func aStoreChangeThatShowsNothingYetIsReadOnceMoreAMomentLater() {
+        let backend = MemoryBackend()
+        let id = backend.add("Shared task")
+        let clock = SteppingClock()
+        let screen = FakeScreen(width: 80, height: 24)
+        let rt = AppRuntime(state: AppState(), backend: backend, screen: screen, clock: clock)
+        rt.start()
+        rt.handle([.storeChanged])
+        #expect(rt.nextDeadline <= Int(AppRuntime.recheckMillis))
+        backend.edit(id, .title, .string("Committed a moment later"))
+        clock.millis += AppRuntime.recheckMillis - 1
+        rt.handle([.tick])
+        #expect(!screen.lastFrame!.text.joined().contains("Committed a moment later"), "not before the moment is up")
+        clock.millis += 1
+        rt.handle([.tick])
+        #expect(screen.lastFrame!.text.joined().contains("Committed a moment later"))
+        #expect(rt.nextDeadline > Int(AppRuntime.recheckMillis), "read once more, not polled")
+    }
+
     @Test func nothingChangedMeansNoReload() {
         let backend = CountingBackend(MemoryBackend())
         backend.inner.add("One")

@@ -26,6 +26,11 @@ public final class AppRuntime {
     public var startProblems: [String] = []
     private var lastToken: Int?
     private var needsReload = false
+    /// When to read the change token once more after a store change it did
+    /// not show: SQLite writes a new WAL's header some milliseconds before
+    /// the transaction's frames, and that first write wakes the watcher.
+    private var recheckAt: Int64?
+    static let recheckMillis: Int64 = 20
     /// Set while the store folder cannot be watched: ticks check the store.
     private var watchProblem: String?
 
@@ -84,7 +89,7 @@ public final class AppRuntime {
             send(.resize(cols: w, rows: h))
             screen.redrawAll()
         case .storeChanged:
-            reloadIfTheStoreMoved()
+            if !reloadIfTheStoreMoved() { recheckAt = recheckAt ?? clock.nowMillis() + Self.recheckMillis }
         case .peerFolderChanged:
             if let sync { send(.syncStatus(sync.display())) }
         case .syncFinished(let changedStore):
@@ -105,14 +110,19 @@ public final class AppRuntime {
             send(.tick(nowMillis: now))
             let offset = utcOffset(now)
             if offset != state.utcOffsetSeconds { send(.timeZone(utcOffsetSeconds: offset)) }
+            if let at = recheckAt, now >= at { recheckAt = nil; reloadIfTheStoreMoved() }
             if watchProblem != nil { reloadIfTheStoreMoved() }
         }
     }
 
-    /// Reloads when the store's change token moved (or cannot be read).
-    private func reloadIfTheStoreMoved() {
+    /// Reloads when the store's change token moved (or cannot be read);
+    /// whether it did.
+    @discardableResult
+    private func reloadIfTheStoreMoved() -> Bool {
         let token = try? backend.changeToken()
-        if token == nil || token != lastToken { reload(external: true) }
+        guard token == nil || token != lastToken else { return false }
+        reload(external: true)
+        return true
     }
 
     /// After events: reload if asked, load rows that came into view, draw.
@@ -133,6 +143,7 @@ public final class AppRuntime {
         for until in state.highlights.values { wait = min(wait, until - now) }
         for until in state.keepDoneUntil.values { wait = min(wait, until - now) }
         if let m = state.message { wait = min(wait, m.untilMillis - now) }
+        if let at = recheckAt { wait = min(wait, at - clock.nowMillis()) }
         return Int(max(10, wait))
     }
 
