@@ -70,6 +70,11 @@ struct DoctorCommand: ParsableCommand {
             }
         }
 
+        let unborn = try store.tasksAwaitingCreation()
+        if unborn > 0 {
+            problems.append("this store holds changes to \(unborn) task\(unborn == 1 ? "" : "s") whose creation has not arrived yet (the log of the machine that made \(unborn == 1 ? "it" : "them") is not here yet); \(unborn == 1 ? "it shows" : "they show") once it arrives")
+        }
+
         var vdirLine = "not set"
         if let vdir = context.vdir {
             let (summary, found) = VdirBridge(store: store, folder: vdir).diagnose()

@@ -22,8 +22,12 @@ enum ListSQL {
     static let openScanned = openCondition(unindexed: "+")
 
     private static func openCondition(unindexed prefix: String) -> String {
-        "\(prefix)deleted = 0 AND \(prefix)completed_at IS NULL"
+        "\(prefix)deleted = 0 AND \(prefix)completed_at IS NULL AND \(prefix)\(born)"
     }
+
+    /// A task whose creation is known (``TaskRow/unbornCreated``): the only
+    /// rows shown, counted, exported or named by an id. Part of ``open``.
+    static let born = "created >= 0"
 
     /// ``TaskItem/isTBD``: some field of ``TaskField/triage`` unset (each
     /// triage field's column carries the field's name).

@@ -3,13 +3,15 @@ import GRDB
 import NextUpCore
 
 extension TaskStore {
-    /// The task with this id, deleted or not.
+    /// The task with this id, deleted or not; nil for one whose creation has
+    /// not arrived yet.
     public func task(_ id: TaskID) throws -> TaskItem? {
-        try database.read { db in try TaskRow.fetchOne(db, id: id) }
+        try database.read { db in try TaskRow.fetchOne(db, id: id) }.flatMap { $0.versions[.created] == nil ? nil : $0 }
     }
 
     /// The task named by a full id or a unique prefix of at least 4
-    /// characters, case-insensitive (DESIGN.md §4).
+    /// characters, case-insensitive (DESIGN.md §4). A task whose creation
+    /// has not arrived yet is not found: nothing is written from a half-known row.
     ///
     /// - Throws: ``StoreError/badReference(_:)``, ``StoreError/unknownTask(_:)``,
     ///   ``StoreError/ambiguous(_:matches:)``.
@@ -19,7 +21,7 @@ extension TaskStore {
             throw StoreError.badReference(Sanitizer.visible(reference))
         }
         let matches = try database.read { db in
-            try TaskRow.fetchAll(db, where: "id >= ? AND id < ?", arguments: [ref, ref + "\u{7F}"], order: "id LIMIT 11")
+            try TaskRow.fetchAll(db, where: "id >= ? AND id < ? AND \(ListSQL.born)", arguments: [ref, ref + "\u{7F}"], order: "id LIMIT 11")
         }
         switch matches.count {
         case 0: throw StoreError.unknownTask(ref)
@@ -41,9 +43,9 @@ extension TaskStore {
         switch filter.scope {
         case .open, .backlog: clause = open
         case .nextUp: clause = "next_up IS NOT NULL AND \(ListSQL.open)"
-        case .all: clause = "+deleted = 0"
-        case .done: clause = "+completed_at IS NOT NULL AND +deleted = 0"
-        case .deleted: clause = "+deleted = 1"
+        case .all: clause = "+deleted = 0 AND +\(ListSQL.born)"
+        case .done: clause = "+completed_at IS NOT NULL AND +deleted = 0 AND +\(ListSQL.born)"
+        case .deleted: clause = "+deleted = 1 AND +\(ListSQL.born)"
         case .tbd: clause = "\(open) AND \(ListSQL.tbd)"
         }
         if let category = filter.category {
@@ -93,9 +95,9 @@ extension TaskStore {
         }
     }
 
-    /// Every task, deleted ones included, by id.
+    /// Every task, deleted ones included, by id (those whose creation is known).
     public func allTasks() throws -> [TaskItem] {
-        try database.read { db in try TaskRow.fetchAll(db, order: "id") }
+        try database.read { db in try TaskRow.fetchAll(db, where: ListSQL.born, order: "id") }
     }
 
     /// Counts for `doctor` and the status bar.
@@ -108,11 +110,11 @@ extension TaskStore {
             let row = try Row.fetchOne(db, sql: """
                 SELECT count(*),
                        sum(\(ListSQL.open)),
-                       sum(deleted = 0 AND completed_at IS NOT NULL),
-                       sum(deleted = 1),
+                       sum(deleted = 0 AND completed_at IS NOT NULL AND \(ListSQL.born)),
+                       sum(deleted = 1 AND \(ListSQL.born)),
                        sum(\(ListSQL.open) AND next_up IS NOT NULL),
                        sum(\(ListSQL.open) AND \(ListSQL.tbd))
-                FROM task
+                FROM task WHERE \(ListSQL.born)
                 """)!
             var c = Counts()
             c.total = row[0] ?? 0; c.open = row[1] ?? 0; c.done = row[2] ?? 0

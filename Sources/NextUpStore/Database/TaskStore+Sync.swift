@@ -182,6 +182,22 @@ extension TaskStore {
         }
     }
 
+    /// The field versions held for these tasks (unknown ids are left out).
+    public func versions(of ids: [TaskID]) throws -> [TaskID: [TaskField: Version]] {
+        try database.read { db in
+            var out: [TaskID: [TaskField: Version]] = [:]
+            for task in try TaskRow.fetchAll(db, ids: ids) { out[task.id] = task.versions }
+            return out
+        }
+    }
+
+    /// The number of tasks this store holds changes of but whose creation
+    /// has not arrived yet (a peer's change came before its creator's log):
+    /// not shown, counted or exported until it does.
+    public func tasksAwaitingCreation() throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM task WHERE NOT \(ListSQL.born)") ?? 0 }
+    }
+
     /// The number of tasks, deleted ones included.
     public func taskCount() throws -> Int {
         try database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM task") ?? 0 }

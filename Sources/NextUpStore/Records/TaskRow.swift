@@ -5,7 +5,17 @@ import NextUpCore
 ///
 /// Versions are kept in one column in ``VersionsColumn``'s compact form;
 /// `modified` is denormalised from them.
+///
+/// A task whose creation has not arrived yet (a peer's change to it came
+/// first) is kept as a row with ``unbornCreated`` in its `created` column:
+/// its changes are held and merged like any other, and the creation, when it
+/// arrives, is merged into the same row. Every listing, count, export and
+/// lookup reads only rows with ``ListSQL/born``.
 enum TaskRow {
+    /// The `created` column of a row whose `created` field has no version
+    /// (no real creation time is negative).
+    static let unbornCreated: Int64 = -1
+
     /// The known fields' columns, in field-table order, then the opaque
     /// registers (`extra`) and the versions.
     static let columns = "id, " + FieldSpec.table.map(\.column).joined(separator: ", ") + ", extra, versions"
@@ -30,6 +40,7 @@ enum TaskRow {
             case .integer: value = (row[i + 1] as Int64?).map(FieldValue.int) ?? .null
             case .boolean: value = (row[i + 1] as Int64?).map { FieldValue.bool($0 != 0) } ?? .null
             }
+            if field == .created, value == .int(unbornCreated) { continue }
             t.restore(field, to: value)
         }
         if let extra = row[extraIndex] as String? { t.extra = ExtraRegisters.decode(extra) }
@@ -52,11 +63,16 @@ enum TaskRow {
         var values: [(any DatabaseValueConvertible)?] = [t.id.rawValue]
         values.reserveCapacity(columnCount + 2)
         for (field, _) in columnKinds {
+            if field == .created, t.versions[.created] == nil {
+                values.append(unbornCreated)
+                continue
+            }
             switch t.value(of: field) {
             case .null: values.append(nil)
             case .string(let s): values.append(s)
             case .int(let n): values.append(n)
             case .bool(let b): values.append(b)
+            case .json(let text): values.append(text)
             }
         }
         values.append(t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
