@@ -241,19 +241,27 @@ public final class SyncCycle: Sendable {
         return report
     }
 
-    /// Peers' logs not written for ``SyncOptions/retireLogsAfterMillis`` that
+    /// Peers' logs silent for ``SyncOptions/retireLogsAfterMillis`` that
     /// this cycle has merged to their end, undamaged: safe to retire.
+    ///
+    /// Silent is what the logs say, never a file's modification time: this
+    /// machine has not seen the file change for that long (``PeerCursor/seen``,
+    /// by its own clock) *and* the newest change its writer made in it is
+    /// that old (``PeerCursor/newest``, by the writer's clock). A log that
+    /// changed since this machine last read it is never retired; a torn last
+    /// line that has not moved since does not keep a log alive.
     private func logsToRetire(_ listing: [PeerFileInfo], me: ReplicaID) throws -> [(replica: ReplicaID, info: PeerFileInfo, silent: Int64)] {
         guard options.retireLogsAfterMillis > 0 else { return [] }
         var out: [(ReplicaID, PeerFileInfo, Int64)] = []
-        var cursors: [String: PeerCursor]?
+        let cursors = try storage.cursors()
+        let now = clock.nowMillis()
         for info in listing {
             guard case .log(let replica) = PeerFileName.classify(info.name), replica != me,
-                  let silent = folder.millisSinceWritten(info), silent > options.retireLogsAfterMillis else { continue }
-            if cursors == nil { cursors = try storage.cursors() }
-            guard let cursor = cursors?[info.name], cursor.offset == info.size, cursor.identity == info.identity,
-                  cursor.damaged != true else { continue }
-            out.append((replica, info, silent))
+                  let cursor = cursors[info.name], cursor.identity == info.identity, cursor.damaged != true, cursor.heldBack != true,
+                  cursor.offset == info.size || cursor.size == info.size,
+                  let seen = cursor.seen, let newest = cursor.newest else { continue }
+            let silent = now - max(seen, newest)
+            if silent > options.retireLogsAfterMillis { out.append((replica, info, silent)) }
         }
         return out
     }
@@ -281,8 +289,7 @@ public final class SyncCycle: Sendable {
                 // Another replica retired it first.
                 if (try? folder.info(log.info.name)) != nil { throw error }
             }
-            report.retiredLogs[log.info.name] = log.silent
-            report.republished[log.info.name, default: 0] += held.filter { $0.version.replica == log.replica }.count
+            report.retiredLogs[log.info.name] = SyncReport.Retirement(silent: log.silent, republished: held.filter { $0.version.replica == log.replica }.count)
         }
     }
 
@@ -296,7 +303,7 @@ public final class SyncCycle: Sendable {
             var held: [ReplicaID: (file: String, held: Set<Int>)] = [:]
             var republished: Set<Int> = []
             let problems = try ownLogProblems(me) + peerLogProblems(me, held: &held, republished: &republished)
-            return problems + (try lostFromPeerLogs(me, held: held, republished: republished))
+            return problems + (try heldBackLines(held)) + (try lostFromPeerLogs(me, held: held, republished: republished))
         } catch {
             return [SyncError.describe(error)]
         }
@@ -319,6 +326,27 @@ public final class SyncCycle: Sendable {
             let n = byFile[file]!.count
             return "\(file) lacks \(n) change\(n == 1 ? "" : "s") this store holds under its replica id (restored from a backup?); `nextup sync --full` publishes \(n == 1 ? "it" : "them") again"
         }
+    }
+
+    /// The peer logs whose lines this store has not merged because they
+    /// were dated ahead of this machine's clock when it last synced, and
+    /// that this machine's clock now allows (those still ahead are named by
+    /// ``peerLogProblems(_:)``): the next sync takes them.
+    private func heldBackLines(_ readable: [ReplicaID: (file: String, held: Set<Int>)]) throws -> [String] {
+        let cursors = try storage.cursors()
+        var out: [String] = []
+        for (replica, entry) in readable.sorted(by: { $0.value.file < $1.value.file }) {
+            let file = entry.file
+            guard let cursor = cursors[file], cursor.heldBack == true, let info = try folder.info(file) else { continue }
+            var ahead = false
+            _ = try reader.readLines(of: file, owner: replica, from: cursor.offset, upTo: info.size) { scan in
+                if scan.heldBack != nil { ahead = true }
+            }
+            if !ahead {
+                out.append("\(file): the changes from byte \(cursor.offset) on were dated ahead of this machine's clock when it last synced and are not merged yet; the next `nextup sync` takes them")
+            }
+        }
+        return out
     }
 
     /// What a full read of the other replicas' logs would skip — damaged
@@ -346,7 +374,9 @@ public final class SyncCycle: Sendable {
                 case .success(let (header, headerEnd)):
                     var keys: Set<Int> = []
                     _ = try reader.readLines(of: info.name, owner: header.replica, from: headerEnd, upTo: info.size) { scan in
-                        out += scan.issues.map { "skipped: \($0.description)" }
+                        out += scan.issues.map {
+                            if case .aheadOfClock = $0.kind { "not merged: \($0.description)" } else { "skipped: \($0.description)" }
+                        }
                         for record in scan.records {
                             for change in record.changes {
                                 if change.version.replica == replica { keys.insert(Self.heldKey(change)) }
@@ -396,7 +426,9 @@ public final class SyncCycle: Sendable {
             if let info { try readAsInput(info, me: me, from: nil, &report) }
             return info == nil ? .firstSync : .replaced
         }
-        guard let info else { return .missing }
+        guard let info else {
+            return (try? folder.info(name + PeerFileName.mergedSuffix)) != nil ? .retired : .missing
+        }
         // Written in place, or replaced by another file of the same size: the
         // content may not be what this replica wrote.
         let writtenSince = state.modified.map { $0 != info.modified } ?? false || info.identity != state.identity
@@ -544,7 +576,10 @@ public final class SyncCycle: Sendable {
     /// writer's id in the lines it read (for a reconcile in progress).
     private func readPeerLog(_ info: PeerFileInfo, replica: ReplicaID, cursor: PeerCursor?, full: Bool, me: ReplicaID,
                              keys: inout Set<Int>?, _ report: inout SyncReport) throws -> Set<Int>? {
-        if !full, let cursor, cursor.offset == info.size, cursor.identity == info.identity {
+        // Nothing new since the cursor was stored (a torn last line that has
+        // not moved included): not read, and its torn line not reported again.
+        if !full, let cursor, cursor.identity == info.identity,
+           try cursor.offset == info.size || onlyATornLineStandsAfter(cursor, in: info) {
             report.peers.insert(replica)
             return nil
         }
@@ -581,6 +616,11 @@ public final class SyncCycle: Sendable {
         if let reason = wentBack ?? reread { report.fullReads[info.name] = reason } else if full { report.fullReads[info.name] = "full reconcile" }
 
         let trusted = header.previousReplica == me
+        // When this machine saw the file change, and the newest of its
+        // writer's versions (for retirement: ``logsToRetire(_:me:)``).
+        let changed = cursor.map { $0.generation != header.generation || $0.identity != info.identity || $0.size != info.size } ?? true
+        let seen = changed ? clock.nowMillis() : cursor?.seen ?? clock.nowMillis()
+        var newest = wentBack == nil ? cursor?.newest : nil
         var consumed = false
         var held: Set<Int> = []
         // Whether lines skipped as damaged lie before the cursor being made.
@@ -590,9 +630,15 @@ public final class SyncCycle: Sendable {
         func read(_ merge: SyncStorageMerge?) throws -> LogFileReader.Outcome {
             try reader.readLines(of: name, owner: replica, from: start, upTo: info.size) { scan in
                 if scan.issues.contains(where: \.isLineDamage) { damaged = true }
+                for record in scan.records {
+                    for change in record.changes where change.version.replica == replica {
+                        newest = max(newest ?? 0, change.version.timestamp.millis)
+                    }
+                }
                 try mergeInBatches(scan, file: name, cursor: { offset in
                     PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
-                               tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil)
+                               tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil,
+                               heldBack: scan.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest)
                 }, trusted: trusted, merge: merge, &localReport)
                 if wentBack != nil || full || keys != nil {
                     for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
@@ -608,13 +654,24 @@ public final class SyncCycle: Sendable {
         }
         report = localReport
         if keys != nil { keys = held }
-        if let tail = outcome.incompleteTail { report.issues.append(tail) }
-        let final = PeerCursor(generation: header.generation, offset: outcome.end, identity: info.identity,
-                               tail: try tailMark(of: name, at: outcome.end), damaged: damaged ? true : nil)
+        // A torn last line is reported when it appears, not at every read of a file that stands still.
+        if let tail = outcome.incompleteTail, changed { report.issues.append(tail) }
+        let final = PeerCursor(generation: header.generation, offset: outcome.cursorEnd, identity: info.identity,
+                               tail: try tailMark(of: name, at: outcome.cursorEnd), damaged: damaged ? true : nil,
+                               heldBack: outcome.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest)
         if !consumed && final != cursor {
             try storage.saveCursor(final, forPeerFile: name)
         }
         return wentBack == nil && !full ? nil : held
+    }
+
+    /// Whether all that `info`'s file holds past `cursor` is the same torn
+    /// last line as when the cursor was stored (no newline: nothing to read).
+    /// A tail of more than 64 KiB is read as usual instead of looked through.
+    private func onlyATornLineStandsAfter(_ cursor: PeerCursor, in info: PeerFileInfo) throws -> Bool {
+        guard cursor.size == info.size, cursor.heldBack != true, info.size > cursor.offset,
+              info.size - cursor.offset <= 64 * 1024 else { return false }
+        return try !folder.read(info.name, at: cursor.offset, count: Int(info.size - cursor.offset)).contains(0x0A)
     }
 
     /// The checksum of the line that ends at `offset` (its 8 hex digits),
@@ -659,8 +716,11 @@ public final class SyncCycle: Sendable {
         return lost
     }
 
-    /// Reads a conflict copy whole; returns its good changes (to publish
-    /// before the copy is renamed aside), or nil when it is not readable.
+    /// Reads a conflict copy whole; returns the changes this store did not
+    /// hold yet that won (to publish before the copy is renamed aside: what
+    /// it held already came from a log, or is this replica's own), or nil
+    /// when it is not readable or holds a line dated ahead of this machine's
+    /// clock (merged, but kept where it is to be read again).
     private func readConflictCopy(_ info: PeerFileInfo, me: ReplicaID, _ report: inout SyncReport) throws -> [FieldChange]? {
         guard case .success(let (header, headerEnd)) = reader.header(of: info.name) else {
             if case .failure(let issue) = reader.header(of: info.name) { note(issue, &report) }
@@ -670,12 +730,16 @@ public final class SyncCycle: Sendable {
         var changes: [FieldChange] = []
         var localReport = report
         let outcome = try reader.readLines(of: info.name, owner: header.replica, from: headerEnd, upTo: info.size) { scan in
+            let held = try storage.versions(of: Array(Set(scan.records.map(\.task))))
+            for record in scan.records {
+                let versions = held[record.task]
+                changes += record.changes.filter { Merge.wins($0.version, over: versions?[$0.field]) }
+            }
             try mergeInBatches(scan, file: info.name, cursor: nil, trusted: trusted, &localReport)
-            changes += scan.records.flatMap(\.changes)
         }
         report = localReport
         if let tail = outcome.incompleteTail { report.issues.append(tail) }
-        return changes
+        return outcome.heldBack == nil ? changes : nil
     }
 
     /// Merges one chunk's records, ``SyncOptions/mergeBatch`` records per
@@ -690,7 +754,7 @@ public final class SyncCycle: Sendable {
         repeat {
             let end = min(scan.records.count, start + options.mergeBatch)
             let last = end == scan.records.count
-            let offset = last ? scan.end : scan.recordEnds[end - 1]
+            let offset = min(last ? scan.end : scan.recordEnds[end - 1], scan.heldBack ?? .max)
             let changes = scan.records[start..<end].flatMap(\.changes)
             let position = try cursor.map { (file, try $0(offset)) }
             let result = try merge.map { try $0(changes, position) } ?? storage.merge(changes, cursor: position)

@@ -6,6 +6,7 @@ public struct SyncReport: Sendable, Equatable {
     public enum RewriteReason: String, Sendable, Equatable {
         case firstSync = "first sync"
         case missing = "it was missing"
+        case retired = "another replica had retired it after a long silence"
         case replaced = "it was replaced or damaged"
         case damaged = "a line in it was damaged"
         case compaction = "compaction"
@@ -28,8 +29,15 @@ public struct SyncReport: Sendable, Equatable {
     public var conflictCopiesMerged: [String] = []
     /// Logs of replicas silent past ``SyncOptions/retireLogsAfterMillis``,
     /// set aside after their changes still held here were re-published.
-    /// (name → how long it had not been written, in ms)
-    public var retiredLogs: [String: Int64] = [:]
+    public var retiredLogs: [String: Retirement] = [:]
+
+    /// One retired log: how long it had been silent (ms: unchanged as this
+    /// machine saw it, and its writer's newest change that old) and how many
+    /// of its changes this store re-published.
+    public struct Retirement: Sendable, Equatable {
+        public var silent: Int64
+        public var republished: Int
+    }
     /// Set when this replica's whole log was rewritten.
     public var ownLogRewritten: RewriteReason?
     /// Set when the store turned out to be a copy and took a new replica id.
@@ -87,7 +95,9 @@ public struct SyncReport: Sendable, Equatable {
     private var mergeLines: [String] {
         var out = conflictCopiesMerged.map { "merged conflict copy \($0) and renamed it aside" }
         out += retiredLogs.sorted { $0.key < $1.key }.map {
-            "retired \($0.key): not written for \(SyncReport.duration($0.value)); the changes it held are re-published in this replica's log"
+            let n = $0.value.republished
+            return "retired \($0.key): its machine has made no change for \(SyncReport.duration($0.value.silent)); "
+                + "re-published the \(n) change\(n == 1 ? "" : "s") of it this store holds in this replica's log, so machines that never read it get them"
         }
         for (file, count) in republished.sorted(by: { $0.key < $1.key }) {
             out.append("re-published \(count) change\(count == 1 ? "" : "s") that \(file) no longer holds (its machine lost them, e.g. restored from a backup)")
@@ -95,7 +105,15 @@ public struct SyncReport: Sendable, Equatable {
         return out
     }
 
-    private var skippedLines: [String] { issues.map { "skipped: \($0.description)" } }
+    /// A torn last line is not skipped but waited for (its writer may be
+    /// writing it): said as such, and not as damage (the TUI's status bar
+    /// leads with what was skipped).
+    private var skippedLines: [String] {
+        issues.map {
+            if case .incompleteLastLine = $0.kind { return "waiting: \($0.description)" }
+            return "skipped: \($0.description)"
+        }
+    }
 
     static func duration(_ millis: Int64) -> String {
         let seconds = millis / 1000

@@ -13,6 +13,11 @@ public struct LogScan: Sendable {
     /// The absolute offset just past the last complete line decoded: where the
     /// next read of this file starts.
     public var end: Int64
+    /// The offset of the first line (in this file, from where its reading
+    /// started) with a change dated beyond the sane future of this machine's
+    /// clock (``LogDecoder/notAfter``): a cursor stops there, so that the
+    /// line is read again once this machine's clock allows it. Nil: none.
+    public var heldBack: Int64?
 
     public init(end: Int64) { self.end = end }
 }
@@ -113,22 +118,25 @@ public struct LogDecoder {
         var fieldIssues: [(name: String, kind: LogIssue.Kind)] = []
         var next = 0
         for (name, pair) in pairs {
-            guard let field = Self.knownField(name, from: &next) ?? TaskField(rawValue: name) else {
+            guard let field = Self.knownField(name, from: &next) ?? TaskField(rawValue: TaskText.normalized(name)) else {
                 fieldIssues.append((name, .invalidField("unknown field \"\(Sanitized.short(name))\" in task \(task.short)")))
                 continue
             }
             let version = pair.ownerTimestamp.map { Version(timestamp: HybridTimestamp(rawValue: $0), replica: owner) }
                 ?? pair.version.flatMap(parseVersion)
-            guard let value = pair.value, let version else {
+            guard var value = pair.value, let version else {
                 fieldIssues.append((name, .invalidField("field \(name) of task \(task.short) has no valid value and version")))
                 continue
             }
+            // Text in one spelling (``TaskText/normalized(_:)``), whatever the writer's.
+            if case .string(let text) = value { value = .string(TaskText.normalized(text)) }
             guard field.accepts(value) else {
                 fieldIssues.append((name, .invalidField("field \(name) of task \(task.short) has an invalid value")))
                 continue
             }
             if let notAfter, version.timestamp > notAfter {
-                fieldIssues.append((name, .invalidField("field \(name) of task \(task.short) is dated more than a year ahead of this machine's clock (damaged); refused")))
+                fieldIssues.append((name, .aheadOfClock("field \(name) of task \(task.short) is dated more than a year ahead of this machine's clock")))
+                if result.heldBack == nil { result.heldBack = offset }
                 continue
             }
             changes.append(FieldChange(task: task, field: field, value: value, version: version))

@@ -44,16 +44,25 @@ public struct LogFileReader {
         public var end: Int64
         /// A line the file ends inside of, if any (reported, not consumed).
         public var incompleteTail: LogIssue?
+        /// The first line held back (``LogScan/heldBack``), if any: a cursor
+        /// goes no further than this.
+        public var heldBack: Int64?
+
+        /// Where a cursor may stand after this pass.
+        public var cursorEnd: Int64 { min(end, heldBack ?? end) }
     }
 
     /// Reads every complete line from `offset` (a line boundary after the
     /// header) up to `size`, a step at a time, handing the decoded records and
     /// issues of each step's complete lines to `consume` in file order; each
-    /// scan's ``LogScan/end`` is a safe cursor once that scan is merged.
+    /// scan's ``LogScan/end`` is a safe cursor once that scan is merged,
+    /// unless a line was held back (each scan carries the first one of the
+    /// pass so far in ``LogScan/heldBack``).
     public func readLines(of name: String, owner: ReplicaID, from offset: Int64, upTo size: Int64,
                           consume: (LogScan) throws -> Void) throws -> Outcome {
         let decoder = LogDecoder(file: name, owner: owner, notAfter: notAfter)
         var position = offset
+        var heldBack: Int64?
         while position < size {
             var bytes = try folder.read(name, at: position, count: Int(min(Int64(stepSize), size - position)))
             if bytes.isEmpty { break }
@@ -67,23 +76,26 @@ public struct LogFileReader {
             }
             if scan.end > position {
                 position = scan.end
+                heldBack = heldBack ?? scan.heldBack
+                scan.heldBack = heldBack
                 try consume(scan)
                 continue
             }
             // No complete line in a whole chunk.
             if bytes.count < chunkSize || position + Int64(bytes.count) >= size {
-                return Outcome(end: position, incompleteTail: LogIssue(file: name, offset: position, kind: .incompleteLastLine(bytes: size - position)))
+                return Outcome(end: position, incompleteTail: LogIssue(file: name, offset: position, kind: .incompleteLastLine(bytes: size - position)), heldBack: heldBack)
             }
             // A line longer than a chunk: find its end and skip it.
             guard let lineEnd = try findNewline(in: name, from: position + Int64(bytes.count), upTo: size) else {
-                return Outcome(end: position, incompleteTail: LogIssue(file: name, offset: position, kind: .incompleteLastLine(bytes: size - position)))
+                return Outcome(end: position, incompleteTail: LogIssue(file: name, offset: position, kind: .incompleteLastLine(bytes: size - position)), heldBack: heldBack)
             }
             var skipped = LogScan(end: lineEnd + 1)
+            skipped.heldBack = heldBack
             skipped.issues.append(LogIssue(file: name, offset: position, kind: .lineTooLong(bytes: lineEnd - position)))
             try consume(skipped)
             position = lineEnd + 1
         }
-        return Outcome(end: position, incompleteTail: nil)
+        return Outcome(end: position, incompleteTail: nil, heldBack: heldBack)
     }
 
     private func findNewline(in name: String, from start: Int64, upTo size: Int64) throws -> Int64? {

@@ -22,6 +22,9 @@ public struct LogIssue: Error, Hashable, Sendable, CustomStringConvertible {
         case malformed(String)
         /// One field of an otherwise good record was not accepted.
         case invalidField(String)
+        /// A change dated beyond the sane future of this machine's clock: not
+        /// taken yet, read again at every sync (a clock behind, or damage).
+        case aheadOfClock(String)
         /// The file could not be read.
         case unreadable(String)
     }
@@ -70,6 +73,7 @@ public struct LogIssue: Error, Hashable, Sendable, CustomStringConvertible {
         case .checksumMismatch: return "\(place): line is damaged (checksum mismatch); line skipped"
         case .malformed(let why): return "\(place): line is not a valid change (\(why)); line skipped"
         case .invalidField(let why): return "\(place): \(why); field skipped"
+        case .aheadOfClock(let why): return "\(place): \(why); not taken yet, read again at every sync (is this machine's clock right?)"
         case .unreadable(let why): return "\(place): cannot be read (\(why)); skipped"
         }
     }

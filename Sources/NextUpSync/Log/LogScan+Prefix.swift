@@ -9,6 +9,7 @@ extension LogScan {
         cut.records = Array(records[..<count])
         cut.recordEnds = Array(recordEnds[..<count])
         cut.issues = issues.filter { ($0.offset ?? 0) < cut.end }
+        cut.heldBack = heldBack.flatMap { $0 < cut.end ? $0 : nil }
         return cut
     }
 }

@@ -136,6 +136,14 @@ public final class InMemorySyncStorage: SyncStorage {
         }
     }
 
+    public func versions(of tasks: [TaskID]) throws -> [TaskID: [TaskField: Version]] {
+        state.withLock { state in
+            var out: [TaskID: [TaskField: Version]] = [:]
+            for id in tasks { if let task = state.tasks[id] { out[id] = task.versions } }
+            return out
+        }
+    }
+
     public func peerFolderID() throws -> String? { state.withLock { $0.peerFolder } }
 
     public func rememberPeerFolder(id: String) throws { state.withLock { $0.peerFolder = id } }

@@ -47,6 +47,8 @@ public protocol SyncStorage: AnyObject, Sendable {
     func saveCursor(_ cursor: PeerCursor, forPeerFile file: String) throws
     /// Every task, in batches, from one consistent view.
     func forEachTaskBatch(_ body: ([TaskItem]) throws -> Void) throws
+    /// The field versions held for these tasks (those the store has).
+    func versions(of tasks: [TaskID]) throws -> [TaskID: [TaskField: Version]]
     func adoptNewReplicaID() throws -> ReplicaID
     /// The id of the peer folder this store syncs through (from the folder's
     /// marker file); nil until ``rememberPeerFolder(id:)`` was called.
@@ -124,12 +126,32 @@ public struct PeerCursor: Codable, Hashable, Sendable {
     /// read again from its start when it is replaced (a whole copy may have
     /// arrived). Nil otherwise.
     public var damaged: Bool?
+    /// Set when the cursor stopped before a line dated beyond the sane
+    /// future of this machine's clock (``LogScan/heldBack``): the lines
+    /// from ``offset`` on are read again at every sync until it can take
+    /// them. Nil otherwise.
+    public var heldBack: Bool?
+    /// The file's size when the cursor was stored: while size and identity
+    /// stand, nothing new can be read (a torn last line included).
+    public var size: Int64?
+    /// This machine's clock (ms) when it last saw the file change (another
+    /// size, identity or generation than the cursor before): how long the
+    /// log has been silent as this machine saw it, whatever its mtime says.
+    public var seen: Int64?
+    /// The newest version timestamp (physical ms, by its writer's clock)
+    /// among the writer's own changes read from the file.
+    public var newest: Int64?
 
-    public init(generation: String, offset: Int64, identity: UInt64, tail: String? = nil, damaged: Bool? = nil) {
+    public init(generation: String, offset: Int64, identity: UInt64, tail: String? = nil, damaged: Bool? = nil, heldBack: Bool? = nil,
+                size: Int64? = nil, seen: Int64? = nil, newest: Int64? = nil) {
         self.generation = generation
         self.offset = offset
         self.identity = identity
         self.tail = tail
         self.damaged = damaged
+        self.heldBack = heldBack
+        self.size = size
+        self.seen = seen
+        self.newest = newest
     }
 }

@@ -76,6 +76,10 @@ public final class TaskStoreSyncStorage: SyncStorage {
         try store.forEachTaskBatch(size: 1_000, body)
     }
 
+    public func versions(of tasks: [TaskID]) throws -> [TaskID: [TaskField: Version]] {
+        try store.versions(of: tasks)
+    }
+
     public func adoptNewReplicaID() throws -> ReplicaID {
         try store.adoptNewReplicaID(forgetting: Self.ownLogKey)
     }

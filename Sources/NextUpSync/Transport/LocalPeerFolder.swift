@@ -10,7 +10,7 @@ import Glibc
 /// killed mid-rewrite leaves that temporary file behind: the file's writer
 /// removes its own at its next cycle (``removeLeftovers(of:)``), and any
 /// such file older than an hour is removed when the folder is listed, as is
-/// a conflict copy renamed aside (`….merged`) last written over a week ago.
+/// a conflict copy renamed aside (`….merged`) over a week ago.
 /// (File-sync tools should ignore `.nextup-*.tmp`: see the README.)
 public final class LocalPeerFolder: PeerFolder {
     public let url: URL
@@ -51,9 +51,12 @@ public final class LocalPeerFolder: PeerFolder {
             if name.hasSuffix(PeerFileName.mergedSuffix) {
                 // A conflict copy merged and renamed aside: its changes were
                 // re-published in the renamer's own log before the rename,
-                // and every replica reads that log; it is kept while it was
-                // written in the last week, for a person to look at.
-                removeIfStale(name, age: Self.mergedCopyAge)
+                // and every replica reads that log; it is kept for a week
+                // after it last changed here (its change time, which the
+                // rename sets; its modification time is its writer's, which
+                // a sync tool may carry over from long ago), for a person
+                // to look at.
+                removeIfStale(name, age: Self.mergedCopyAge, since: \.st_ctim)
             }
             names.append(name)
         }
@@ -196,17 +199,12 @@ public final class LocalPeerFolder: PeerFolder {
     /// is removed when the folder is listed.
     static let mergedCopyAge: TimeInterval = 7 * 86_400
 
-    /// From the file's modification time (which Syncthing, Dropbox and
-    /// rsync carry over from the writer's machine).
-    public func millisSinceWritten(_ info: PeerFileInfo) -> Int64? {
-        guard info.modified > 0 else { return nil }
-        return Int64(Date().timeIntervalSince1970 * 1000) - info.modified / 1_000_000
-    }
-
-    private func removeIfStale(_ name: String, age: TimeInterval) {
+    /// Removes `name` when its `since` time (modification by default) is
+    /// more than `age` seconds ago.
+    private func removeIfStale(_ name: String, age: TimeInterval, since stamp: KeyPath<stat, timespec> = \.st_mtim) {
         var info = stat()
         guard stat(path(name), &info) == 0 else { return }
-        if Date().timeIntervalSince1970 - Double(info.st_mtim.tv_sec) > age { unlink(path(name)) }
+        if Date().timeIntervalSince1970 - Double(info[keyPath: stamp].tv_sec) > age { unlink(path(name)) }
     }
 
     // MARK: -

@@ -43,16 +43,11 @@ public protocol PeerFolder: AnyObject, Sendable {
     /// when it was cut short (a killed process). Only the file's one writer
     /// calls it, holding its store's sync lock. Never throws.
     func removeLeftovers(of name: String)
-    /// How long ago, in wall-clock milliseconds, the file was last written;
-    /// nil when the folder cannot tell (then its logs are never retired).
-    func millisSinceWritten(_ info: PeerFileInfo) -> Int64?
 }
 
 extension PeerFolder {
     /// Nothing is ever left behind by default.
     public func removeLeftovers(of name: String) {}
-    /// Unknown by default (an in-memory folder counts writes, not time).
-    public func millisSinceWritten(_ info: PeerFileInfo) -> Int64? { nil }
 }
 
 /// One file in the peer folder.

@@ -44,6 +44,7 @@ import Testing
         let cursor = try #require(try TaskStoreSyncStorage(store: once.store).cursors()[log])
         var other = try #require(try TaskStoreSyncStorage(store: batched.store).cursors()[log])
         other.identity = cursor.identity
+        other.seen = cursor.seen
         #expect(cursor == other)
         #expect(try cursor.offset == #require(try FileManager.default.attributesOfItem(atPath: peer.url.appendingPathComponent(log).path)[.size] as? Int64))
         // (The indexes built again: StoreMergeAtOnceTests.)

@@ -68,6 +68,7 @@ final class RecordingStorage: SyncStorage {
     func ownLogState() throws -> OwnLogState? { try inner.ownLogState() }
     func cursors() throws -> [String: PeerCursor] { try inner.cursors() }
     func forEachTaskBatch(_ body: ([TaskItem]) throws -> Void) throws { try inner.forEachTaskBatch(body) }
+    func versions(of tasks: [TaskID]) throws -> [TaskID: [TaskField: Version]] { try inner.versions(of: tasks) }
     func adoptNewReplicaID() throws -> ReplicaID { try inner.adoptNewReplicaID() }
     func peerFolderID() throws -> String? { try inner.peerFolderID() }
     func rememberPeerFolder(id: String) throws { try inner.rememberPeerFolder(id: id) }

@@ -24,6 +24,7 @@ import Testing
         var copy = try Data(contentsOf: peer.url.appendingPathComponent(LogFormat.fileName(for: aID)))
         copy += Data(LogRecord(task: task, changes: [
             FieldChange(task: task, field: .title, value: .string("from a newer nextup"), version: version),
+            FieldChange(task: task, field: .created, value: .int(1_763_000_000_000), version: version),
             FieldChange(task: task, field: Self.newer, value: .string("high"), version: version),
         ]).encodedLine(owner: aID))
         let conflict = "nextup-\(aID).sync-conflict-20261123-080000-NEWER01.log"

@@ -44,6 +44,7 @@ import Testing
         let only = TaskID.make()
         copy += Data(LogRecord(task: only, changes: [
             FieldChange(task: only, field: .title, value: .string("only in the copy"), version: Version(timestamp: HybridTimestamp(millis: 7), replica: aID)),
+            FieldChange(task: only, field: .created, value: .int(7), version: Version(timestamp: HybridTimestamp(millis: 7), replica: aID)),
         ]).encodedLine(owner: aID))
         let conflict = "nextup-\(aID).sync-conflict-20261122-030405-XYZ1234.log"
         try copy.write(to: peer.url.appendingPathComponent(conflict))

@@ -16,5 +16,4 @@ class ForwardingPeerFolder: PeerFolder, @unchecked Sendable {
     func create(_ name: String, bytes: [UInt8]) throws -> Bool { try inner.create(name, bytes: bytes) }
     func rename(_ name: String, to newName: String) throws { try inner.rename(name, to: newName) }
     func removeLeftovers(of name: String) { inner.removeLeftovers(of: name) }
-    func millisSinceWritten(_ info: PeerFileInfo) -> Int64? { inner.millisSinceWritten(info) }
 }

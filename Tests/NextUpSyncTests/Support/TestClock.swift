@@ -5,11 +5,16 @@ import Synchronization
 /// (a machine whose clock is a day behind or ahead).
 final class TestClock: PhysicalClock, Sendable {
     private let now: Mutex<Int64>
-    let offset: Int64
+    private let skew: Mutex<Int64>
+    /// How far this machine's clock is off "true" time.
+    var offset: Int64 {
+        get { skew.withLock { $0 } }
+        set { skew.withLock { $0 = newValue } }
+    }
 
     init(millis: Int64 = 1_700_000_000_000, offset: Int64 = 0) {
         now = Mutex(millis)
-        self.offset = offset
+        skew = Mutex(offset)
     }
 
     func nowMillis() -> Int64 { now.withLock { $0 } + offset }
