@@ -54,14 +54,14 @@ extension VTodoView {
         var categoryTaken = newCategory != nil || task?.category != nil
         for name in newTags where !oldTags.contains(name) {
             if let tag = try? TaskText.tag(name), tag == name {
-                out.append((.tag(name), .bool(true)))
+                out.append((.tag(tag), .bool(true)))
             } else if !categoryTaken {
                 newCategory = .some(name)
                 categoryTaken = true
             }
         }
         for name in oldTags.sorted() where !newTags.contains(name) {
-            if let tag = try? TaskText.tag(name), tag == name { out.append((.tag(name), .bool(false))) }
+            if let tag = try? TaskText.tag(name), tag == name { out.append((.tag(tag), .bool(false))) }
         }
         if let newCategory { out.append((.category, newCategory.map { .string($0) } ?? .null)) }
 

@@ -54,12 +54,12 @@ public enum Merge {
     /// loses, so that every replica keeps the same one.
     static func valueOrder(_ a: FieldValue, _ b: FieldValue) -> Bool {
         func rank(_ v: FieldValue) -> Int {
-            switch v { case .null: 0; case .bool: 1; case .int: 2; case .string: 3 }
+            switch v { case .null: 0; case .bool: 1; case .int: 2; case .string: 3; case .json: 4 }
         }
         switch (a, b) {
         case (.bool(let x), .bool(let y)): return !x && y
         case (.int(let x), .int(let y)): return x < y
-        case (.string(let x), .string(let y)): return x.utf8.lexicographicallyPrecedes(y.utf8)
+        case (.string(let x), .string(let y)), (.json(let x), .json(let y)): return x.utf8.lexicographicallyPrecedes(y.utf8)
         default: return rank(a) < rank(b)
         }
     }

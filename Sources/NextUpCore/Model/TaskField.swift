@@ -143,6 +143,7 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
             return false
         }
         if case .string(let s) = value { return s.utf8.count <= Self.maxOpaqueBytes }
+        if case .json(let text) = value { return text.utf8.count <= Self.maxOpaqueBytes }
         return true
     }
 

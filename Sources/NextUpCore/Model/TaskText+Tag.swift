@@ -6,7 +6,7 @@ extension TaskText {
     /// match case-insensitively, see ``TextMatch``). A leading `+` (as typed
     /// in Taskwarrior) is dropped.
     public static func tag(_ text: String) throws -> String {
-        var name = Substring(text.trimmingWhitespaceAndNewlines())
+        var name = Substring(normalized(text.trimmingWhitespaceAndNewlines()))
         if name.hasPrefix("+") { name = name.dropFirst() }
         guard !name.isEmpty else { throw TaskInputError("a tag must not be empty") }
         guard name.count <= maxTagLength else { throw TaskInputError("tag is longer than \(maxTagLength) characters") }

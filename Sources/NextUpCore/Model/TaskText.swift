@@ -1,5 +1,11 @@
 /// Validation of the free-text fields: title, notes, category.
 ///
+/// Every text is put in Unicode normalisation form C (``normalized(_:)``)
+/// where it enters — typed (CLI, TUI), imported, read from a peer's log or a
+/// phone's file — so that one text has one spelling in bytes on every
+/// machine (Swift compares strings by canonical equivalence: two spellings
+/// would merge into one register yet export differently).
+///
 /// Each text has a limit in characters (what a person sees) *and* in bytes of
 /// UTF-8 (what the peer-folder log carries: one character can take any number
 /// of bytes, e.g. a letter with many combining accents). The byte limits keep
@@ -35,9 +41,16 @@ public enum TaskText {
         if text.utf8.count > characters, text.count > characters { throw TaskInputError("\(name) is longer than \(characters) characters") }
     }
 
+    /// `text` in Unicode normalisation form C; ASCII (most text) is returned
+    /// as it is, without a copy.
+    public static func normalized(_ text: String) -> String {
+        let ascii = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
+        return ascii ? text : text.precomposedStringWithCanonicalMapping
+    }
+
     /// Trims, folds newlines (and other line breaks) to spaces; refuses empty.
     public static func title(_ text: String) throws -> String {
-        let folded = foldLines(text).trimmingWhitespaceAndNewlines()
+        let folded = normalized(foldLines(text).trimmingWhitespaceAndNewlines())
         guard !folded.isEmpty else { throw TaskInputError("title must not be empty") }
         try check(folded, "title", characters: maxTitleLength, bytes: maxTitleBytes)
         return folded
@@ -45,14 +58,14 @@ public enum TaskText {
 
     /// Notes keep their line breaks; trailing white space is trimmed.
     public static func notes(_ text: String) throws -> String {
-        let trimmed = text.trimmingWhitespaceAndNewlines()
+        let trimmed = normalized(text.trimmingWhitespaceAndNewlines())
         try check(trimmed, "notes", characters: maxNotesLength, bytes: maxNotesBytes)
         return trimmed
     }
 
     /// A category name: one line, trimmed, not empty.
     public static func category(_ text: String) throws -> String {
-        let folded = foldLines(text).trimmingWhitespaceAndNewlines()
+        let folded = normalized(foldLines(text).trimmingWhitespaceAndNewlines())
         guard !folded.isEmpty else { throw TaskInputError("category must not be empty (use 'none' to clear it)") }
         try check(folded, "category", characters: maxCategoryLength, bytes: maxCategoryBytes)
         return folded
@@ -60,6 +73,7 @@ public enum TaskText {
 
     /// A short label (`source`, `external_id`): kept as given, within limits.
     public static func label(_ text: String, name: String) throws -> String {
+        let text = normalized(text)
         try check(text, name, characters: maxLabelLength, bytes: maxLabelBytes)
         return text
     }

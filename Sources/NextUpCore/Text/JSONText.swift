@@ -36,6 +36,7 @@ public enum JSONText {
         case .string(let s): appendString(s, to: &out)
         case .int(let n): out.append(contentsOf: String(n).utf8)
         case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .json(let text): out.append(contentsOf: text.utf8)
         }
     }
 

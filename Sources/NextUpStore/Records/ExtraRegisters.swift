@@ -19,12 +19,14 @@ enum ExtraRegisters {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Registers with a malformed name or a value the name does not accept are skipped.
+    /// Registers with a malformed name or a value the name does not accept
+    /// are skipped; names are read in one spelling (``TaskText/normalized(_:)``),
+    /// as a store written before normalisation may hold another.
     static func decode(_ text: String) -> [TaskField: FieldValue] {
         guard let object = try? JSONDecoder().decode([String: FieldValue].self, from: Data(text.utf8)) else { return [:] }
         var out: [TaskField: FieldValue] = [:]
         for (name, value) in object {
-            guard let field = TaskField(rawValue: name), !field.isKnown, field.accepts(value) else { continue }
+            guard let field = TaskField(rawValue: TaskText.normalized(name)), !field.isKnown, field.accepts(value) else { continue }
             out[field] = value
         }
         return out
