@@ -1,4 +1,5 @@
 import NextUpCore
+import NextUpSync
 import Testing
 @testable import NextUpTUI
 
@@ -42,6 +43,20 @@ import Testing
         #expect(bar.text.hasPrefix(" skipped: nextup-1f0f0f0f….log, byte 178: line is damaged (checksum mismatch); line skipped · synced just now · 1 peer"))
         #expect(!bar.text.contains("rewrote"))
         #expect(bar.spans.contains { $0.style == .statusProblem })
+    }
+
+    /// Issue 37: a peer's torn last line (a dead machine's, or one still
+    /// being written) is not damage: "synced … ago" keeps the bar.
+    @Test func aTornLastLineDoesNotTakeOverTheStatusBar() {
+        var s = Fixture.state([], width: 80)
+        var report = SyncReport()
+        report.issues = [LogIssue(file: "nextup-1f0f0f0f-0000-4000-8000-000000000000.log", offset: 5_000, kind: .incompleteLastLine(bytes: 17))]
+        var sync = SyncDisplay(enabled: true, lastSuccessMillis: Fixture.now, peers: 1)
+        sync.notices = report.notices
+        _ = s.send(.syncStatus(sync))
+        let bar = MainView.frame(s).lines.last!
+        #expect(bar.text.hasPrefix(" synced just now · 1 peer"), "\(bar.text)")
+        #expect(!bar.spans.contains { $0.style == .statusProblem })
     }
 }
 
