@@ -22,7 +22,11 @@ import NextUpStore
 ///    file read from its start in one transaction:
 ///    ``SyncOptions/wholeLogInOneTransaction``). A file is read from its
 ///    start when there is no cursor, the generation changed, the file shrank,
-///    the cursor is otherwise invalid, or `full` is asked. Conflict copies
+///    the cursor is otherwise invalid, or `full` is asked; not at all when
+///    nothing but the same torn last line stands after the cursor. A line
+///    dated beyond the sane future of this machine's clock is not taken and
+///    the cursor stops before it, so that it is read again at every sync
+///    until the clock allows it (``PeerCursor/heldBack``). Conflict copies
 ///    are read whole. Damage is skipped and reported.
 ///    When a peer's log was re-read because it shrank, started a new
 ///    generation or no longer ends with the line this replica read last
@@ -34,8 +38,10 @@ import NextUpStore
 /// 4. **Upload.** Local changes since the last upload, appended in one write
 ///    plus fsync; then the changes learnt from conflict copies are published
 ///    the same way and the copies renamed aside, and the changes a peer's log
-///    lost (step 2) are re-published with their original versions; then the
-///    logs of peers silent for ``SyncOptions/retireLogsAfterMillis`` and
+///    lost (step 2) are re-published with their original versions (of a
+///    conflict copy, only the changes that won here); then the logs of peers
+///    silent for ``SyncOptions/retireLogsAfterMillis`` — by what the logs
+///    say, never by modification times (``logsToRetire(_:me:)``) — and
 ///    merged to their end are retired (what this store holds under their ids
 ///    re-published, the logs set aside); then compaction when the log has
 ///    grown well past its last snapshot.
@@ -620,7 +626,8 @@ public final class SyncCycle: Sendable {
         // writer's versions (for retirement: ``logsToRetire(_:me:)``).
         let changed = cursor.map { $0.generation != header.generation || $0.identity != info.identity || $0.size != info.size } ?? true
         let seen = changed ? clock.nowMillis() : cursor?.seen ?? clock.nowMillis()
-        var newest = wentBack == nil ? cursor?.newest : nil
+        // The header's time counts too: a log that never held a change of its writer's.
+        var newest = max(wentBack == nil ? cursor?.newest ?? 0 : 0, header.created)
         var consumed = false
         var held: Set<Int> = []
         // Whether lines skipped as damaged lie before the cursor being made.
@@ -632,7 +639,7 @@ public final class SyncCycle: Sendable {
                 if scan.issues.contains(where: \.isLineDamage) { damaged = true }
                 for record in scan.records {
                     for change in record.changes where change.version.replica == replica {
-                        newest = max(newest ?? 0, change.version.timestamp.millis)
+                        newest = max(newest, change.version.timestamp.millis)
                     }
                 }
                 try mergeInBatches(scan, file: name, cursor: { offset in

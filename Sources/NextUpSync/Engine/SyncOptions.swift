@@ -23,8 +23,9 @@ public struct SyncOptions: Sendable, Equatable {
     /// How often the background sync stat-polls the peer folder (for network
     /// file systems, where inotify sees nothing).
     public var pollIntervalMillis: Int64 = 3_000
-    /// A peer's log not written for this long is retired by the next replica
-    /// that has merged all of it: that replica re-publishes the changes it
+    /// A peer's log silent for this long — unchanged as a replica saw it, and
+    /// its writer's newest change that old by the writer's clock — is retired
+    /// by the next replica that has merged all of it: that replica re-publishes the changes it
     /// still holds under the peer's id (with their versions) in its own log,
     /// then sets the log aside (``SyncCycle``), so logs of machines that are
     /// gone do not pile up. A peer that comes back rewrites its log from its

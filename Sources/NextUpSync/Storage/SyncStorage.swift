@@ -139,7 +139,8 @@ public struct PeerCursor: Codable, Hashable, Sendable {
     /// log has been silent as this machine saw it, whatever its mtime says.
     public var seen: Int64?
     /// The newest version timestamp (physical ms, by its writer's clock)
-    /// among the writer's own changes read from the file.
+    /// among the writer's own changes read from the file, or its header's
+    /// time when later.
     public var newest: Int64?
 
     public init(generation: String, offset: Int64, identity: UInt64, tail: String? = nil, damaged: Bool? = nil, heldBack: Bool? = nil,
