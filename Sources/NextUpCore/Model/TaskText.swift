@@ -41,11 +41,13 @@ public enum TaskText {
         if text.utf8.count > characters, text.count > characters { throw TaskInputError("\(name) is longer than \(characters) characters") }
     }
 
-    /// `text` in Unicode normalisation form C; ASCII (most text) is returned
-    /// as it is, without a copy.
+    /// `text` in Unicode normalisation form C. Text whose scalars all lie
+    /// below U+0300 (ASCII, and Latin letters with their accents composed),
+    /// which form C never changes, is returned as it is, without a copy:
+    /// its UTF-8 has no byte from 0xCC up (U+0300 is CC 80).
     public static func normalized(_ text: String) -> String {
-        let ascii = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
-        return ascii ? text : text.precomposedStringWithCanonicalMapping
+        let stable = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0xCC } } ?? text.utf8.allSatisfy { $0 < 0xCC }
+        return stable ? text : text.precomposedStringWithCanonicalMapping
     }
 
     /// Trims, folds newlines (and other line breaks) to spaces; refuses empty.
