@@ -18,7 +18,9 @@ import NextUpCore
 ///   changed there: the other side's is taken. Changed on both sides, the
 ///   newer change wins — a side's `LAST-MODIFIED` against nextup's version
 ///   time of the field the property carries (``nextupTimes``) — and `b` on a tie.
-/// - `LAST-MODIFIED` and `DTSTAMP` take the later, `SEQUENCE` the larger value.
+/// - `LAST-MODIFIED` and `DTSTAMP` take the later, `SEQUENCE` the larger
+///   value; an `X-NEXTUP-…` property one side lacks is the other side's (a
+///   client that drops them says nothing about them).
 /// - `merge(a, b)` and `merge(b, a)` agree on every property changed on one side only;
 ///   merging a version with itself gives it back byte for byte.
 /// - Lines are written as their side had them (folds, parameters); the
@@ -91,6 +93,8 @@ public struct VdirMerge: Sendable {
             let pa = a.properties(name), pb = b.properties(name)
             let la = pa.map(\.contentLine), lb = pb.map(\.contentLine)
             if la == lb { chosen[name] = pb; continue }
+            // A client that drops nextup's X- properties says nothing about them.
+            if name.hasPrefix("X-NEXTUP-"), pa.isEmpty || pb.isEmpty { chosen[name] = pa.isEmpty ? pb : pa; continue }
             switch name {
             case "LAST-MODIFIED", "DTSTAMP":
                 let ta = pa.first.flatMap { ICalDate.instant($0.value.trimmingCharacters(in: .whitespaces), zone: zone) } ?? .min

@@ -94,7 +94,7 @@ def main():
         uid, name, value = args
         obj = find(cal, uid)
         before, todo, after = todo_lines(unfold(obj.data))
-        todo = [l for l in todo if l.split(":")[0].split(";")[0].upper() not in (name, "LAST-MODIFIED")]
+        todo = [l for l in todo if l.split(":")[0].split(";")[0].upper() not in (name.split(";")[0].upper(), "LAST-MODIFIED")]
         todo += [f"{name}:{value}", f"LAST-MODIFIED:{now}"]
         obj.data = "\n".join(before + todo + after) + "\n"
         obj.save()
@@ -105,7 +105,8 @@ def main():
         client.put(url + name, data, {"Content-Type": "text/calendar; charset=utf-8"})
     elif command == "get":
         (name,) = args
-        sys.stdout.write(client.request(url + name, "GET").raw)
+        raw = client.request(url + name, "GET").raw
+        sys.stdout.write(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
     elif command == "delete":
         (uid,) = args
         find(cal, uid).delete()
