@@ -13,16 +13,17 @@ import NextUpCore
 /// - Each property (all lines of one name, a sub-component by its name and
 ///   place) and each component (by name, `UID`, `RECURRENCE-ID`, `TZID`) is
 ///   decided on its own; no whole side ever wins.
-/// - A property equal on both sides is kept. One a side holds as a known
+/// - A property equal on both sides is kept. One `b` holds as a known
 ///   version held it (the base or one of the bridge's writes) was not
-///   changed there: the other side's is taken. Changed on both sides, the
-///   newer change wins — a side's `LAST-MODIFIED` against nextup's version
-///   time of the field the property carries (``nextupTimes``) — and `b` on a tie.
+///   changed on `b`'s side: `a`'s is taken. Otherwise `b` changed it, and
+///   the newer change wins: `b`'s `LAST-MODIFIED` against the time nextup
+///   last changed what the property carries (``nextupTimes``; a property
+///   nextup never wrote is `b`'s), `b` on a tie. (So a phone that sets a
+///   property back to a value a remembered version held reads as no change.)
 /// - `LAST-MODIFIED` and `DTSTAMP` take the later, `SEQUENCE` the larger
 ///   value; an `X-NEXTUP-…` property one side lacks is the other side's (a
 ///   client that drops them says nothing about them).
-/// - `merge(a, b)` and `merge(b, a)` agree on every property changed on one side only;
-///   merging a version with itself gives it back byte for byte.
+/// - Merging a version with itself gives it back byte for byte.
 /// - Lines are written as their side had them (folds, parameters); the
 ///   output's line ends are `b`'s.
 public struct VdirMerge: Sendable {
@@ -82,12 +83,9 @@ public struct VdirMerge: Sendable {
 
     func mergeComponent(_ a: ICalComponent, _ b: ICalComponent, known: [ICalComponent]) -> ICalComponent {
         if a == b { return b }
-        let timeA = a.property("LAST-MODIFIED").flatMap { ICalDate.instant($0.value.trimmingCharacters(in: .whitespaces), zone: zone) }
         let timeB = b.property("LAST-MODIFIED").flatMap { ICalDate.instant($0.value.trimmingCharacters(in: .whitespaces), zone: zone) }
         var names: [String] = []
         for p in b.properties + a.properties where !names.contains(p.name) { names.append(p.name) }
-        // A side's own version says nothing about what that side changed.
-        let knownA = known.filter { $0 != a }, knownB = known.filter { $0 != b }
         var chosen: [String: [ICalProperty]] = [:]
         for name in names {
             let pa = a.properties(name), pb = b.properties(name)
@@ -108,9 +106,8 @@ public struct VdirMerge: Sendable {
                 continue
             default: break
             }
-            chosen[name] = pick(pa, pb, la: la, lb: lb, oldsA: knownA.map { $0.properties(name).map(\.contentLine) },
-                                oldsB: knownB.map { $0.properties(name).map(\.contentLine) },
-                                timeA: nextupTimes[name] ?? timeA, timeB: timeB)
+            chosen[name] = pick(pa, pb, lb: lb, oldsB: known.map { $0.properties(name).map(\.contentLine) },
+                                timeA: nextupTimes[name], timeB: timeB)
         }
         var merged = ICalComponent(name: b.name)
         var placed = Set<String>()
@@ -119,27 +116,24 @@ public struct VdirMerge: Sendable {
             merged.properties += chosen[p.name] ?? []
         }
         // Sub-components (alarms, overrides): the same rule, each by its key.
-        merged.components = mergeSubcomponents(a.components, b.components, known: known.map(\.components), timeA: timeA, timeB: timeB)
+        merged.components = mergeSubcomponents(a.components, b.components, known: known.map(\.components), timeB: timeB)
         return merged
     }
 
     /// One property's lines: the side that changed it, or the newer change.
-    func pick<T>(_ a: T, _ b: T, la: [String], lb: [String], oldsA: [[String]], oldsB: [[String]],
-                 timeA: Int64?, timeB: Int64?) -> T {
+    func pick<T>(_ a: T, _ b: T, lb: [String], oldsB: [[String]], timeA: Int64?, timeB: Int64?) -> T {
         if oldsB.contains(lb) { return a }  // b holds what a known version held: unchanged on b's side
-        if oldsA.contains(la) { return b }  // unchanged on a's side
         return (timeA ?? .min) > (timeB ?? .min) ? a : b
     }
 
-    func mergeSubcomponents(_ a: [ICalComponent], _ b: [ICalComponent], known: [[ICalComponent]],
-                            timeA: Int64?, timeB: Int64?) -> [ICalComponent] {
+    func mergeSubcomponents(_ a: [ICalComponent], _ b: [ICalComponent], known: [[ICalComponent]], timeB: Int64?) -> [ICalComponent] {
         if a == b { return b }
         if a.contains(where: { $0.name == "VTODO" }) || b.contains(where: { $0.name == "VTODO" }) {
             return mergeLists(a, b, known: known)
         }
         // Alarms and the like: the whole list as one property.
-        let la = a.map { $0.serialized() }, lb = b.map { $0.serialized() }
+        let lb = b.map { $0.serialized() }
         let olds = known.map { $0.map { $0.serialized() } }
-        return pick(a, b, la: la, lb: lb, oldsA: olds.filter { $0 != la }, oldsB: olds.filter { $0 != lb }, timeA: timeA, timeB: timeB)
+        return pick(a, b, lb: lb, oldsB: olds, timeA: nil, timeB: timeB)
     }
 }
