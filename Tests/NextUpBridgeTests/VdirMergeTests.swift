@@ -68,10 +68,9 @@ import Testing
             do {
                 let merged = try Self.values(Array(try merge.merge(a, b).utf8))
                 for name in Self.names {
-                    let nextupChanged = f2[name] != phoneBase[name] && nextupTime[name] != nil
                     var expected = f2[name]
                     if phoneChanged.contains(name) {
-                        let nextupNewer = nextupChanged && (nextupTime[name] ?? 0) > phoneTime
+                        let nextupNewer = (nextupTime[name] ?? 0) > phoneTime
                         if !nextupNewer, !(name.hasPrefix("X-NEXTUP-") && phone[name] == nil) { expected = phone[name] }
                     }
                     if name.hasPrefix("X-NEXTUP-"), expected == nil { expected = f2[name] ?? phone[name] }
