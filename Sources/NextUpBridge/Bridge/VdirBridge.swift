@@ -243,6 +243,9 @@ struct BridgeCycle {
             case .success(let read): (view, lastModified) = read
             }
             let uid = view.uid
+            if let unheld = Self.unheldCategories(bytes).first {
+                report.notices.append("\(Sanitizer.visible(name)): the category \"\(Sanitizer.visible(String(unheld.prefix(40))))…\" is more than nextup holds; it stays in the file, not in the task")
+            }
             let stem = String(name.dropLast(4))
             if stem != uid, let named = TaskID(stem), named.rawValue == stem, tasks[named] != nil || items[stem] != nil {
                 skip("named like the task \(named.short) but holds the UID \(Sanitizer.visible(uid))")
@@ -282,6 +285,16 @@ struct BridgeCycle {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The `CATEGORIES` names of an item's master VTODO that nextup cannot
+    /// hold as a category or a tag (too long): kept in the file, said once
+    /// per change of the file.
+    static func unheldCategories(_ bytes: [UInt8]) -> [String] {
+        guard let calendar = (try? ICalComponent.parse(bytes))?.first(where: { $0.name == "VCALENDAR" }),
+              let master = calendar.masterVTodoIndex else { return [] }
+        return calendar.components[master].properties("CATEGORIES").flatMap(\.textList)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && (try? TaskText.category($0)) == nil }
     }
 
     /// The view of the bytes the bridge last saw for `uid`, when known.
