@@ -145,10 +145,6 @@ struct BridgeCycle {
     /// since is not written over (a client wrote it meanwhile; the next
     /// cycle reads it first).
     var seenStamps: [String: FileStamp] = [:]
-    /// Memory updates that need no write of their own (a new stamp of an
-    /// unchanged file): saved only when the cycle writes anyway, so a quiet
-    /// cycle stays quiet.
-    var quietUpdates: Set<String> = []
 
     var store: TaskStore { bridge.store }
     var folder: VdirFolder { bridge.folder }
@@ -193,9 +189,18 @@ struct BridgeCycle {
         deleteVanished()
         bridge.afterReading?()
         writeFiles()
-        var state = pending
-        if state.keys.allSatisfy(quietUpdates.contains) { state = [:] }
-        if !state.isEmpty { try store.saveBridgeItems(state, vdir: vdir) }
+        // What only saves work (a new stamp of an unchanged file, a file found
+        // up to date, bytes of a memory from before they were kept) is saved
+        // only when the cycle writes anyway, so a quiet cycle stays quiet.
+        let state = pending
+        let loud = state.contains { uid, item in
+            guard let item, var old = stored[uid] else { return true }
+            old.stamp = item.stamp
+            old.checked = item.checked
+            if old.base == nil { old.base = item.base }
+            return old != item
+        }
+        if loud { try store.saveBridgeItems(state, vdir: vdir) }
         return report
     }
 
@@ -228,10 +233,7 @@ struct BridgeCycle {
             if let known, var item = items[known], item.hash == hash {
                 fileOf[known] = name
                 if item.lastSeen == nil { item.base = bytes }  // a memory from before the bytes were kept
-                if item.stamp != stamp?.stored {
-                    item.stamp = stamp?.stored
-                    quietUpdates.insert(known)
-                }
+                item.stamp = stamp?.stored
                 items[known] = item
                 contents[known] = bytes
                 continue
@@ -416,6 +418,9 @@ struct BridgeCycle {
             let remembered = items[uid]
             let present = fileOf[uid]
             if present == nil, task.deleted { continue }
+            // Neither the task nor the file moved since the file said what the task says.
+            if let present, let remembered, remembered.file == present, contents[uid] == nil,
+               remembered.checked == task.modified.rawValue { continue }
             // The file as it is (or was, when a client removed it).
             var current = present.flatMap { _ in contents[uid] ?? remembered?.lastSeen }
             if current == nil, let present, case .bytes(let bytes) = folder.read(present, limit: VdirBridge.maxFileBytes) { current = bytes }
@@ -427,6 +432,10 @@ struct BridgeCycle {
                 } else if present == nil {
                     text = String(decoding: current, as: UTF8.self)
                 } else {
+                    if var item = items[uid], item.file == present {
+                        item.checked = task.modified.rawValue
+                        items[uid] = item
+                    }
                     continue
                 }
             } else {
@@ -456,6 +465,7 @@ struct BridgeCycle {
             item.gone = false
             item.stamp = folder.stamp(name)?.stored
             item.written = Array((item.written + [bytes]).suffix(BridgeItem.writtenKept))
+            item.checked = task.modified.rawValue
             items[uid] = item
         }
     }

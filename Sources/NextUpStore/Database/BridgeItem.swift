@@ -17,6 +17,10 @@ public struct BridgeItem: Hashable, Sendable {
     public var stamp: Stamp?
     public var base: [UInt8]?
     public var written: [[UInt8]]
+    /// The task's newest version (``NextUpCore/HybridTimestamp`` raw value)
+    /// when the bridge last found or made the file saying what the task
+    /// said: while neither moved, the file needs no look.
+    public var checked: Int64?
 
     /// `stat`'s device, inode, size, and modification and status-change times (ns).
     public struct Stamp: Hashable, Sendable {
@@ -36,7 +40,8 @@ public struct BridgeItem: Hashable, Sendable {
     }
 
     public init(uid: String, file: String, hash: String, gone: Bool = false, stamp: Stamp? = nil, base: [UInt8]? = nil,
-                written: [[UInt8]] = []) {
+                written: [[UInt8]] = [], checked: Int64? = nil) {
+        self.checked = checked
         self.uid = uid
         self.file = file
         self.hash = hash

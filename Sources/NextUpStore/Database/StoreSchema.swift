@@ -183,6 +183,7 @@ public enum StoreSchema {
                     stamp_modified INTEGER,
                     stamp_changed INTEGER,
                     base BLOB,
+                    checked INTEGER,
                     PRIMARY KEY (vdir, uid)
                 ) WITHOUT ROWID;
                 CREATE TABLE bridge_vdir (vdir TEXT PRIMARY KEY NOT NULL, path TEXT NOT NULL) WITHOUT ROWID;

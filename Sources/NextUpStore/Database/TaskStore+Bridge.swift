@@ -96,7 +96,7 @@ extension TaskStore {
     static func bridgeItems(vdir: String, _ db: Database) throws -> [String: BridgeItem] {
         var out: [String: BridgeItem] = [:]
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT uid, file, hash, gone, stamp_device, stamp_inode, stamp_size, stamp_modified, stamp_changed, base
+            SELECT uid, file, hash, gone, stamp_device, stamp_inode, stamp_size, stamp_modified, stamp_changed, base, checked
             FROM bridge_item WHERE vdir = ?
             """, arguments: [vdir])
         while let row = try rows.next() {
@@ -107,7 +107,8 @@ extension TaskStore {
             }
             let base: Data? = row[9]
             let uid: String = row[0]
-            out[uid] = BridgeItem(uid: uid, file: row[1], hash: row[2], gone: row[3], stamp: stamp, base: base.map { [UInt8]($0) })
+            out[uid] = BridgeItem(uid: uid, file: row[1], hash: row[2], gone: row[3], stamp: stamp, base: base.map { [UInt8]($0) },
+                                  checked: row[10])
         }
         let written = try Row.fetchCursor(db, sql: "SELECT uid, content FROM bridge_written WHERE vdir = ? ORDER BY uid, seq",
                                           arguments: [vdir])
@@ -128,10 +129,10 @@ extension TaskStore {
             }
             try db.execute(sql: """
                 INSERT OR REPLACE INTO bridge_item
-                    (vdir, uid, file, hash, gone, stamp_device, stamp_inode, stamp_size, stamp_modified, stamp_changed, base)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    (vdir, uid, file, hash, gone, stamp_device, stamp_inode, stamp_size, stamp_modified, stamp_changed, base, checked)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [vdir, uid, item.file, item.hash, item.gone, item.stamp?.device, item.stamp?.inode,
-                                 item.stamp?.size, item.stamp?.modified, item.stamp?.changed, item.base.map { Data($0) }])
+                                 item.stamp?.size, item.stamp?.modified, item.stamp?.changed, item.base.map { Data($0) }, item.checked])
             for (seq, content) in item.written.suffix(BridgeItem.writtenKept).enumerated() {
                 try db.execute(sql: "INSERT INTO bridge_written (vdir, uid, seq, content) VALUES (?, ?, ?, ?)",
                                arguments: [vdir, uid, seq, Data(content)])
