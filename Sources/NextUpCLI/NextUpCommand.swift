@@ -14,6 +14,7 @@ public struct NextUpCommand: ParsableCommand {
             AddCommand.self, ListCommand.self, NextCommand.self, ShowCommand.self, EditCommand.self,
             DoneCommand.self, UndoneCommand.self, DeleteCommand.self, RestoreCommand.self, UndoCommand.self,
             CountCommand.self, ExportCommand.self, ImportCommand.self, DoctorCommand.self, SyncCommand.self,
+            VdirMergeCommand.self,
         ]
     )
 

@@ -17,7 +17,7 @@ import Testing
         return (store, VdirBridge(store: store, folder: vdir))
     }
 
-    func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: vdir.path).sorted() }
+    func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter { !$0.hasPrefix(".") }.sorted() }
     func read(_ name: String) throws -> String { try String(contentsOf: vdir.appendingPathComponent(name), encoding: .utf8) }
     func write(_ text: String, _ name: String) throws { try Data(text.utf8).write(to: vdir.appendingPathComponent(name)) }
     func modified(_ name: String) throws -> Date {
@@ -80,7 +80,7 @@ import Testing
         #expect(after.urgency == .urgent && after.duration?.minutes == 45 && after.category == "Deep Work")
         #expect(after.nextUpPosition == task.nextUpPosition)
         #expect(after.versions[.urgency] == task.versions[.urgency])
-        #expect(try read(name).contains("X-NEXTUP-DURATION:45\r\n"))
+        #expect(try read(name).contains("X-NEXTUP-DURATION:45\n"))
         #expect(try bridge.cycle().written == 0)
     }
 
@@ -99,7 +99,7 @@ import Testing
         #expect(report.kept == 1 && report.updated == 0)
         #expect(report.notices.contains { $0.contains("kept nextup's newer title") })
         #expect(try store.task(task.id)?.title == "Edited in nextup")
-        #expect(try read(name).contains("SUMMARY:Edited in nextup\r\n"))
+        #expect(try read(name).contains("SUMMARY:Edited in nextup\n"))
         // Again, the phone's edit stamped later: the phone's wins.
         _ = try store.edit(task.id, set: [(.title, .string("Edited in nextup again"))])
         try phoneRewrite(name) { props in
@@ -163,9 +163,10 @@ import Testing
         let task = try triaged(store, "Call the plumber")
         _ = try bridge.cycle()
         let name = "\(task.id.rawValue).ics"
-        let key = VdirBridge.itemPrefix + task.vtodoUID
-        let written = try JSONDecoder().decode(BridgeFileState.self, from: Data(try #require(try store.bridgeState()[key]).utf8))
-        #expect(written.stamp == FileStamp(path: vdir.appendingPathComponent(name).path))
+        let uid = task.vtodoUID
+        let key = try #require(try bridge.vdirKey(create: false))
+        let written = try #require(try store.bridgeItems(vdir: key)[uid])
+        #expect(written.stamp == FileStamp(path: vdir.appendingPathComponent(name).path)?.stored)
 
         // A client's rewrite moves the stamp: read and taken.
         try phoneRewrite(name) { $0 = $0.map { $0.name == "SUMMARY" ? ICalProperty(name: "SUMMARY", value: "Call the plumber today") : $0 } }
@@ -174,9 +175,9 @@ import Testing
 
         // Another rewrite, and a memory that claims the bridge saw it (its stamp).
         try phoneRewrite(name) { $0 = $0.map { $0.name == "SUMMARY" ? ICalProperty(name: "SUMMARY", value: "Plumber: Tuesday") : $0 } }
-        var claimed = try JSONDecoder().decode(BridgeFileState.self, from: Data(try #require(try store.bridgeState()[key]).utf8))
-        claimed.stamp = FileStamp(path: vdir.appendingPathComponent(name).path)
-        try store.saveBridgeState([key: String(decoding: try JSONEncoder().encode(claimed), as: UTF8.self)])
+        var claimed = try #require(try store.bridgeItems(vdir: key)[uid])
+        claimed.stamp = FileStamp(path: vdir.appendingPathComponent(name).path)?.stored
+        try store.saveBridgeItems([uid: claimed], vdir: key)
         let quiet = try bridge.cycle()
         #expect(quiet.updated == 0 && !quiet.changedStore)
         #expect(try store.task(task.id)?.title == "Call the plumber today")
@@ -214,18 +215,19 @@ import Testing
         let task = try triaged(store, "Water the plants")
         let other = try triaged(store, "Feed the cat")
         _ = try bridge.cycle()
-        let key = VdirBridge.itemPrefix + task.vtodoUID
-        var old = try JSONDecoder().decode(BridgeFileState.self, from: Data(try #require(try store.bridgeState()[key]).utf8))
+        let uid = task.vtodoUID
+        let key = try #require(try bridge.vdirKey(create: false))
+        var old = try #require(try store.bridgeItems(vdir: key)[uid])
         old.stamp = nil
-        try store.saveBridgeState([key: String(decoding: try JSONEncoder().encode(old), as: UTF8.self)])
+        try store.saveBridgeItems([uid: old], vdir: key)
         let observer = try TaskStore.open(StoreLocation(folder: tmp.path("store")))
         let version = try observer.dataVersion()
         #expect(!(try bridge.cycle().changedStore))
         #expect(try observer.dataVersion() == version)  // quiet: nothing written for the stamp
         _ = try store.edit(other.id, set: [(.title, .string("Feed the cat twice"))])
         #expect(try bridge.cycle().written == 1)
-        let restamped = try JSONDecoder().decode(BridgeFileState.self, from: Data(try #require(try store.bridgeState()[key]).utf8))
-        #expect(restamped.stamp == FileStamp(path: vdir.appendingPathComponent("\(task.id.rawValue).ics").path))
+        let restamped = try #require(try store.bridgeItems(vdir: key)[uid])
+        #expect(restamped.stamp == FileStamp(path: vdir.appendingPathComponent("\(task.id.rawValue).ics").path)?.stored)
     }
 
     @Test func aFileMadeElsewhereBecomesATaskWithAStableId() throws {
@@ -240,8 +242,9 @@ import Testing
         #expect(task.category == "Errands" && task.tags == ["shop"])
         #expect(task.externalID == "tasks.org-1234@example" && task.source == "vtodo")
         #expect(try files() == ["tasks.org-1234@example.ics"])
-        #expect(try read("tasks.org-1234@example.ics").contains("UID:tasks.org-1234@example\r\n"))
-        #expect(try read("tasks.org-1234@example.ics").contains("X-NEXTUP-CATEGORY:Errands\r\n"))
+        // Never changed in nextup: never rewritten.
+        #expect(report.written == 0)
+        #expect(try read("tasks.org-1234@example.ics") == phone)
         // A second store bridging its own copy names the same task.
         let other = tmp.path("vdir2")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
@@ -321,9 +324,9 @@ import Testing
         _ = try store.edit(task.id, set: [(.title, .string("changed meanwhile"))])
         #expect(throws: StaleWrite.self) {
             try store.bridgeWrite(task.id, set: [(.title, .string("from the phone"))], expecting: [.title: task.versions[.title]],
-                                  state: [TaskStore.bridgeKeyPrefix + "item.x": "y"])
+                                  vdir: "id:v", memory: ["x": BridgeItem(uid: "x", file: "x.ics", hash: "")])
         }
         #expect(try store.task(task.id)?.title == "changed meanwhile")
-        #expect(try store.bridgeState()[TaskStore.bridgeKeyPrefix + "item.x"] == nil)
+        #expect(try store.bridgeItems(vdir: "id:v").isEmpty)
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import NextUpStore
 
 /// What `stat` says about a vdir file — device, inode, size, and the
 /// modification and status-change times in nanoseconds — recorded when the
@@ -13,20 +14,12 @@ import Glibc
 /// cannot see is a write in place of the same size within one tick of the
 /// file system's clock after the bridge's own stat; `nextup sync --full`
 /// reads every file regardless.
-public struct FileStamp: Codable, Hashable, Sendable {
+public struct FileStamp: Hashable, Sendable {
     public var device: UInt64
     public var inode: UInt64
     public var size: Int64
     public var modified: Int64
     public var changed: Int64
-
-    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
-        self.device = device
-        self.inode = inode
-        self.size = size
-        self.modified = modified
-        self.changed = changed
-    }
 
     /// The stamp of the file at `path`, or nil when it cannot be had.
     public init?(path: String) {
@@ -37,5 +30,10 @@ public struct FileStamp: Codable, Hashable, Sendable {
         size = Int64(s.st_size)
         modified = Int64(s.st_mtim.tv_sec) * 1_000_000_000 + Int64(s.st_mtim.tv_nsec)
         changed = Int64(s.st_ctim.tv_sec) * 1_000_000_000 + Int64(s.st_ctim.tv_nsec)
+    }
+
+    /// The stamp as the store keeps it.
+    public var stored: BridgeItem.Stamp {
+        BridgeItem.Stamp(device: Int64(bitPattern: device), inode: Int64(bitPattern: inode), size: size, modified: modified, changed: changed)
     }
 }

@@ -9,35 +9,44 @@ import Synchronization
 ///
 /// One cycle, in order:
 /// 1. **Read.** Every `.ics` file whose bytes differ from what the bridge last
-///    wrote or read for it is parsed (``VTodoView/init(vtodo:)``) and diffed
-///    against that memory (``VTodoView/changes(since:task:now:)``); only the
-///    properties that changed become one versioned edit of the task, written
-///    through ``NextUpStore/TaskStore/bridgeWrite(_:set:creating:expecting:state:)``
+///    wrote or read for it is parsed (``VTodoView/init(vtodo:zone:)``; a
+///    master VTODO with `RECURRENCE-ID` overrides is one item, the master
+///    bridged) and diffed against that memory
+///    (``VTodoView/changes(since:task:now:)``); only the properties that
+///    changed become one versioned edit of the task, written through
+///    ``NextUpStore/TaskStore/bridgeWrite(_:set:creating:expecting:vdir:memory:)``
 ///    with the versions the bridge read (a concurrent edit makes it look
 ///    again next cycle, never overwrite) and the new memory in the same
-///    transaction. A VTODO made elsewhere becomes a task whose id derives
-///    from its `UID` (``NextUpCore/TaskID/forVTodoUID(_:)``), `external_id`
-///    the `UID`. A file the bridge never saw, for a task the store already
-///    has, is adopted: the store's values stand.
+///    transaction. A property changed on both sides goes to the newer
+///    change (the file's `LAST-MODIFIED`, a floating one read as local
+///    time, against the version of nextup's value). A VTODO made elsewhere
+///    becomes a task whose id derives from its `UID`
+///    (``NextUpCore/TaskID/forVTodoUID(_:)``), `external_id` the `UID`. A
+///    file the bridge never saw, for a task the store already has, is
+///    diffed against the task, each property by the same newer-change rule.
 /// 2. **Vanished.** A file the bridge had seen and that is gone soft-deletes
 ///    its task (restorable; it syncs like any delete). An empty vdir that
 ///    held files (an unmounted disk, a vdirsyncer reset) is reported and the
-///    cycle stops there: nothing is deleted, nothing written.
-/// 3. **Write.** Every task whose file does not say what the task says (or
-///    lacks an `X-NEXTUP-…` property) is written, atomically, keeping the
-///    properties the bridge does not manage; a new task gets `<uid>.ics`; a
-///    deleted task keeps its file as `STATUS:CANCELLED` and gets none if it
-///    has none; a restored one gets its file back. A file whose
-///    ``FileStamp`` moved since this cycle looked at it (a client wrote it
-///    meanwhile) is not written over: the next cycle reads it first.
+///    cycle stops there; when more than ``massDeletionFiles`` files and more
+///    than a fifth of the known ones vanish in one cycle, nothing is deleted
+///    and the cycle says why, unless it runs with `acceptDeletions`.
+/// 3. **Write.** Every task whose file does not say what the task says is
+///    written, atomically: the file as it is, with only the properties whose
+///    nextup value differs patched in (``ICalComponent/patched(_:for:zone:)``),
+///    so a phone item nextup never changed is never rewritten; a new task
+///    gets `<uid>.ics`; a deleted task keeps its file as `STATUS:CANCELLED`
+///    and gets none if it has none; a restored one gets its file back. A
+///    file whose ``FileStamp`` moved since this cycle looked at it (a client
+///    wrote it meanwhile) is not written over: the next cycle reads it first.
 ///
 /// Bad files — malformed, not UTF-8, larger than ``maxFileBytes``, holding a
-/// VEVENT, several VTODOs, or named `<id>.ics` for a task of this store while
-/// holding another `UID` — are skipped with one line each and never written
-/// over; the rest is bridged. A cycle with nothing new writes no file and
-/// nothing to the store. The memory lives in the store, so it is per store,
-/// and is forgotten when the vdir's path changes (a new folder starts afresh:
-/// its files are adopted, none of its absences deletes anything).
+/// VEVENT, several VTODOs that are not one item, or named `<id>.ics` for a
+/// task of this store while holding another `UID` — are skipped with one
+/// line each and never written over; the rest is bridged. A cycle with
+/// nothing new writes no file and nothing to the store. The memory lives in
+/// the store under the vdir's identity (its marker file,
+/// ``VdirFolder/identity()``), so it follows the folder whatever its path's
+/// spelling, and a folder that is not this vdir never touches it.
 public final class VdirBridge: Sendable {
     public let store: TaskStore
     public let folder: VdirFolder
@@ -46,8 +55,9 @@ public final class VdirBridge: Sendable {
     /// attachment.
     public static let maxFileBytes = 4 << 20
 
-    static let folderKey = TaskStore.bridgeKeyPrefix + "folder"
-    static let itemPrefix = TaskStore.bridgeKeyPrefix + "item."
+    /// More vanished files than this (and more than a fifth of the known
+    /// ones) in one cycle delete nothing until accepted.
+    public static let massDeletionFiles = 5
     private let running = Mutex<Void>(())
     /// Held during a cycle, so that the cycles of two processes on one store
     /// (a TUI and `nextup sync`) never overlap either.
@@ -59,14 +69,17 @@ public final class VdirBridge: Sendable {
     /// Called between a cycle's reading and its writing (tests: a client
     /// writing a file meanwhile).
     let afterReading: (@Sendable () -> Void)?
+    /// The person's time zone (floating times, UTC due times).
+    public let zone: LocalZone
 
-    public convenience init(store: TaskStore, folder: URL) {
-        self.init(store: store, folder: folder, afterReading: nil)
+    public convenience init(store: TaskStore, folder: URL, zone: LocalZone = .system) {
+        self.init(store: store, folder: folder, zone: zone, afterReading: nil)
     }
 
-    init(store: TaskStore, folder: URL, afterReading: (@Sendable () -> Void)?) {
+    init(store: TaskStore, folder: URL, zone: LocalZone = .system, afterReading: (@Sendable () -> Void)?) {
         self.store = store
         self.folder = VdirFolder(url: folder)
+        self.zone = zone
         self.afterReading = afterReading
         lock = try? StoreLock(folder: store.location.folder, name: Self.lockFileName)
     }
@@ -79,14 +92,29 @@ public final class VdirBridge: Sendable {
     ///
     /// - Parameter readAll: read every file, even one whose ``FileStamp``
     ///   says it is what the bridge last saw (`nextup sync --full`).
-    public func cycle(now: Int64? = nil, readAll: Bool = false) throws -> BridgeReport {
+    /// - Parameter acceptDeletions: delete the tasks of vanished files even
+    ///   when many vanished at once.
+    public func cycle(now: Int64? = nil, readAll: Bool = false, acceptDeletions: Bool = false) throws -> BridgeReport {
         try running.withLock { _ in
             try lock?.lockExclusive()
             defer { lock?.unlock() }
             var cycle = try BridgeCycle(bridge: self, now: now ?? Int64(Date().timeIntervalSince1970 * 1000))
             cycle.readAll = readAll
+            cycle.acceptDeletions = acceptDeletions
             return try cycle.run()
         }
+    }
+
+    /// The memory key of this vdir: its identity, made (marker written) on
+    /// first use; a memory kept under its path before it had one is taken over.
+    func vdirKey(create: Bool) throws -> String? {
+        if let id = folder.identity() { return "id:" + id }
+        guard create else { return nil }
+        let id = try folder.makeIdentity()
+        let key = "id:" + id
+        let spellings = Set([folder.url.path, folder.url.resolvingSymlinksInPath().path])
+        for path in spellings.sorted() { try store.renameBridgeVdir(from: "path:" + path, to: key) }
+        return key
     }
 }
 
@@ -95,27 +123,28 @@ struct BridgeCycle {
     let bridge: VdirBridge
     let now: Int64
     var report = BridgeReport()
-    var items: [String: BridgeFileState] = [:]
-    var stored: [String: String]
-    var pendingState: [String: String?] = [:]
+    /// The memory key of the vdir (its identity).
+    var vdir = ""
+    /// The memory as the cycle goes, by UID.
+    var items: [String: BridgeItem] = [:]
+    /// The memory as stored.
+    var stored: [String: BridgeItem] = [:]
     var tasks: [TaskID: TaskItem] = [:]
     var names: [String] = []
     /// UIDs whose file is in the folder now (readable or not), and its name.
     var fileOf: [String: String] = [:]
     /// UIDs whose file must not be written this cycle (unreadable, or a change retried).
     var blocked: Set<String> = []
-    /// Calendars parsed this cycle, by UID (to keep what the bridge does not manage).
-    var parsed: [String: ICalComponent] = [:]
+    /// The bytes of files read this cycle, by UID.
+    var contents: [String: [UInt8]] = [:]
     /// Read every file, stamps or not.
     var readAll = false
+    /// Delete for vanished files even when many vanished at once.
+    var acceptDeletions = false
     /// Each file's stamp when this cycle looked at it: a file that moved on
     /// since is not written over (a client wrote it meanwhile; the next
     /// cycle reads it first).
     var seenStamps: [String: FileStamp] = [:]
-    /// New stamps of files read this cycle whose bytes had not changed (a
-    /// touch, an identical rewrite, a memory from before stamps): saved only
-    /// when the cycle writes to the store anyway, so a quiet cycle stays quiet.
-    var restamped: [String: FileStamp] = [:]
 
     var store: TaskStore { bridge.store }
     var folder: VdirFolder { bridge.folder }
@@ -123,32 +152,33 @@ struct BridgeCycle {
     init(bridge: VdirBridge, now: Int64) throws {
         self.bridge = bridge
         self.now = now
-        stored = try bridge.store.bridgeState()
     }
 
-    static func key(_ uid: String) -> String { VdirBridge.itemPrefix + uid }
-
-    mutating func remember(_ uid: String, _ state: BridgeFileState?) -> String? {
-        items[uid] = state
-        let value = state?.storedText
-        if stored[Self.key(uid)] != value { pendingState[Self.key(uid)] = .some(value) } else { pendingState[Self.key(uid)] = nil }
-        return value
+    /// The memory updates not saved yet.
+    var pending: [String: BridgeItem?] {
+        var out: [String: BridgeItem?] = [:]
+        for uid in Set(items.keys).union(stored.keys) where items[uid] != stored[uid] { out[uid] = .some(items[uid]) }
+        return out
     }
 
     mutating func run() throws -> BridgeReport {
         try folder.checkAvailable()
         let path = folder.url.path
-        if stored[VdirBridge.folderKey] != path {
-            for key in stored.keys where key.hasPrefix(VdirBridge.itemPrefix) { pendingState[key] = .some(nil) }
-            pendingState[VdirBridge.folderKey] = .some(path)
-        } else {
-            for (key, value) in stored where key.hasPrefix(VdirBridge.itemPrefix) {
-                if let state = BridgeFileState(storedText: value) {
-                    items[String(key.dropFirst(VdirBridge.itemPrefix.count))] = state
-                }
+        names = try folder.itemNames()
+        if names.isEmpty, folder.identity() == nil {
+            // An empty folder without a marker where a vdir the bridge knows
+            // was: that vdir unmounted or reset, not a new one.
+            let spellings = Set([path, folder.url.resolvingSymlinksInPath().path])
+            if let (_, known) = try store.bridgeVdirs().first(where: { spellings.contains($0.value.path) && $0.value.files > 0 }) {
+                report.notices.append("the vdir \(path) is empty but held \(known.files) task file\(known.files == 1 ? "" : "s"): nothing deleted (is it unmounted, or was vdirsyncer reset?)")
+                return report
             }
         }
-        names = try folder.itemNames()
+        guard let key = try bridge.vdirKey(create: true) else { return report }
+        vdir = key
+        try store.saveBridgeVdirPath(path, vdir: vdir)
+        stored = try store.bridgeItems(vdir: vdir)
+        items = stored
         let held = items.values.filter { !$0.gone }.count
         if names.isEmpty, held > 0 {
             report.notices.append("the vdir \(path) is empty but held \(held) task file\(held == 1 ? "" : "s"): nothing deleted (is it unmounted, or was vdirsyncer reset?)")
@@ -159,15 +189,18 @@ struct BridgeCycle {
         deleteVanished()
         bridge.afterReading?()
         writeFiles()
-        if !pendingState.isEmpty {
-            for (uid, stamp) in restamped.sorted(by: { $0.key < $1.key }) {
-                guard var state = items[uid], !state.gone, state.file == fileOf[uid] else { continue }
-                state.stamp = stamp
-                _ = remember(uid, state)
-            }
+        // What only saves work (a new stamp of an unchanged file, a file found
+        // up to date, bytes of a memory from before they were kept) is saved
+        // only when the cycle writes anyway, so a quiet cycle stays quiet.
+        let state = pending
+        let loud = state.contains { uid, item in
+            guard let item, var old = stored[uid] else { return true }
+            old.stamp = item.stamp
+            old.checked = item.checked
+            if old.base == nil { old.base = item.base }
+            return old != item
         }
-        let state = pendingState
-        if !state.isEmpty { try store.saveBridgeState(state) }
+        if loud { try store.saveBridgeItems(state, vdir: vdir) }
         return report
     }
 
@@ -175,7 +208,7 @@ struct BridgeCycle {
 
     mutating func readFiles() {
         var uidOfFile: [String: String] = [:]
-        for (uid, state) in items where !state.gone { uidOfFile[state.file] = uid }
+        for (uid, item) in items where !item.gone { uidOfFile[item.file] = uid }
         for name in names {
             let known = uidOfFile[name]
             func skip(_ why: String) {
@@ -186,7 +219,7 @@ struct BridgeCycle {
             // stamp on, so the next cycle reads the file again.
             let stamp = folder.stamp(name)
             seenStamps[name] = stamp
-            if !readAll, let known, let state = items[known], let stamp, state.stamp == stamp {
+            if !readAll, let known, let item = items[known], item.lastSeen != nil, let stamp, item.stamp == stamp.stored {
                 fileOf[known] = name
                 continue
             }
@@ -197,39 +230,24 @@ struct BridgeCycle {
             case .bytes(let b): bytes = b
             }
             let hash = SHA1.hex(bytes)
-            if let known, let state = items[known], state.hash == hash {
+            if let known, var item = items[known], item.hash == hash {
                 fileOf[known] = name
-                if let stamp { restamped[known] = stamp }
+                if item.lastSeen == nil { item.base = bytes }  // a memory from before the bytes were kept
+                item.stamp = stamp?.stored
+                items[known] = item
+                contents[known] = bytes
                 continue
             }
-            let calendar: ICalComponent
             let view: VTodoView
-            let complete: Bool
-            let sequence: Int
             let lastModified: Int64?
-            do {
-                let roots = try ICalComponent.parse(bytes)
-                let todos = roots.flatMap { $0.name == "VTODO" ? [$0] : $0.components.filter { $0.name == "VTODO" } }
-                guard todos.count == 1 else {
-                    if todos.isEmpty {
-                        let event = roots.contains { $0.name == "VEVENT" || $0.components.contains { $0.name == "VEVENT" } }
-                        skip(event ? "holds a VEVENT, not a VTODO (events are not tasks)" : "holds no VTODO")
-                    } else {
-                        skip("holds \(todos.count) VTODOs; a vdir item is one")
-                    }
-                    continue
-                }
-                view = try VTodoView(vtodo: todos[0])
-                complete = VTodoView.Extension.allCases.allSatisfy { view[$0] != nil }
-                // Kept within 0…2³¹−2, so the next SEQUENCE always fits (RFC 5545 INTEGER).
-                sequence = min(max(todos[0].property("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0, 0), Int(Int32.max) - 1)
-                lastModified = todos[0].property("LAST-MODIFIED").flatMap { ICalDate.millis($0.value.trimmingCharacters(in: .whitespaces)) }
-                calendar = roots.first { $0.name == "VCALENDAR" } ?? ICalComponent(name: "VCALENDAR", components: todos)
-            } catch {
-                skip(error.message)
-                continue
+            switch Self.item(bytes, zone: bridge.zone) {
+            case .failure(let why): skip(why.message); continue
+            case .success(let read): (view, lastModified) = read
             }
             let uid = view.uid
+            if let unheld = Self.unheldCategories(bytes).first {
+                report.notices.append("\(Sanitizer.visible(name)): the category \"\(Sanitizer.visible(String(unheld.prefix(40))))…\" is more than nextup holds; it stays in the file, not in the task")
+            }
             let stem = String(name.dropLast(4))
             if stem != uid, let named = TaskID(stem), named.rawValue == stem, tasks[named] != nil || items[stem] != nil {
                 skip("named like the task \(named.short) but holds the UID \(Sanitizer.visible(uid))")
@@ -240,105 +258,153 @@ struct BridgeCycle {
                 continue
             }
             fileOf[uid] = name
-            parsed[uid] = calendar
-            take(view, file: name, hash: hash, sequence: sequence, complete: complete, lastModified: lastModified, stamp: stamp)
+            contents[uid] = bytes
+            take(view, file: name, bytes: bytes, hash: hash, lastModified: lastModified, stamp: stamp)
         }
+    }
+
+    /// The view of an item's master VTODO and its `LAST-MODIFIED` (ms), or
+    /// why the bridge skips it (one line).
+    static func item(_ bytes: [UInt8], zone: LocalZone) -> Result<(VTodoView, Int64?), ICalParseError> {
+        do {
+            let roots = try ICalComponent.parse(bytes)
+            let calendar = roots.first { $0.name == "VCALENDAR" }
+            let todos = roots.flatMap { $0.name == "VTODO" ? [$0] : $0.components.filter { $0.name == "VTODO" } }
+            guard let calendar, let master = calendar.masterVTodoIndex else {
+                if todos.isEmpty {
+                    let event = roots.contains { $0.name == "VEVENT" || $0.components.contains { $0.name == "VEVENT" } }
+                    return .failure(ICalParseError(event ? "holds a VEVENT, not a VTODO (events are not tasks)" : "holds no VTODO"))
+                }
+                if todos.count == 1 { return .failure(ICalParseError("its VTODO is not inside a VCALENDAR")) }
+                return .failure(ICalParseError("holds \(todos.count) VTODOs that are not one task and its overrides; a vdir item is one"))
+            }
+            let todo = calendar.components[master]
+            let view = try VTodoView(vtodo: todo, zone: zone)
+            let lastModified = todo.property("LAST-MODIFIED").flatMap {
+                ICalDate.instant($0.value.trimmingCharacters(in: .whitespaces), zone: zone)
+            }
+            return .success((view, lastModified))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The `CATEGORIES` names of an item's master VTODO that nextup cannot
+    /// hold as a category or a tag (too long): kept in the file, said once
+    /// per change of the file.
+    static func unheldCategories(_ bytes: [UInt8]) -> [String] {
+        guard let calendar = (try? ICalComponent.parse(bytes))?.first(where: { $0.name == "VCALENDAR" }),
+              let master = calendar.masterVTodoIndex else { return [] }
+        return calendar.components[master].properties("CATEGORIES").flatMap(\.textList)
+            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && (try? TaskText.category($0)) == nil }
+    }
+
+    /// The view of the bytes the bridge last saw for `uid`, when known.
+    func rememberedView(_ uid: String) -> VTodoView? {
+        guard let bytes = items[uid]?.lastSeen, let roots = try? ICalComponent.parse(bytes),
+              let calendar = roots.first(where: { $0.name == "VCALENDAR" }), let master = calendar.masterVTodoIndex
+        else { return nil }
+        return try? VTodoView(vtodo: calendar.components[master], zone: bridge.zone)
     }
 
     /// Applies what the file changed since the bridge last saw it.
     ///
     /// A property changed in the file *and* in nextup since the bridge last
-    /// wrote the file is merged like an import: the file's value is taken
-    /// only when its `LAST-MODIFIED` is later than the version of nextup's
-    /// value; otherwise nextup's stays (and goes back to the file).
-    mutating func take(_ view: VTodoView, file: String, hash: String, sequence: Int, complete: Bool, lastModified: Int64?,
-                       stamp: FileStamp?) {
+    /// saw the file is merged like an import: the file's value is taken only
+    /// when its `LAST-MODIFIED` is later than the version of nextup's value;
+    /// otherwise nextup's stays (and goes back to the file). A file the
+    /// bridge never saw, for a task it has, is compared with the task the
+    /// same way.
+    mutating func take(_ view: VTodoView, file: String, bytes: [UInt8], hash: String, lastModified: Int64?, stamp: FileStamp?) {
         let uid = view.uid
         let id = TaskID.forVTodoUID(uid)
         let task = tasks[id]
-        var remembered = items[uid]
-        if task == nil { remembered = nil }
-        let before = remembered?.view ?? task.map(VTodoView.init(task:)) ?? view
-        let state = BridgeFileState(file: file, hash: hash, view: view.filling(from: before),
-                                    sequence: max(sequence, remembered?.sequence ?? 0), complete: complete, stamp: stamp)
-        if let task, remembered == nil {
-            // A file never seen, for a task the store has: adopted; the store's values stand.
-            _ = remember(uid, state)
-            _ = task
-            return
-        }
-        var fields = view.changes(since: remembered?.view, task: task, now: now)
+        let previous = items[uid]
+        let remembered = task == nil ? nil : rememberedView(uid)
+        let base = remembered ?? task.map(VTodoView.init(task:))
+        var fields = view.changes(since: base, task: task, now: now)
         if task == nil, TaskID(uid)?.rawValue != uid {
             fields.append((.source, .string(TaskID.vtodoSource)))
             fields.append((.externalID, .string(uid)))
         }
         if let task { fields = fields.filter { task.value(of: $0.0) != $0.1 } }
-        if let task, let remembered {
+        if let task, let base {
             var kept: [String] = []
             fields = fields.filter { field, _ in
-                guard let seen = remembered.view.fieldValue(field), VTodoView.comparable(task, field) != seen else { return true }
+                guard let seen = base.fieldValue(field), VTodoView.comparable(task, field) != seen || remembered == nil else { return true }
                 if let lastModified, lastModified > task.versions[field]?.timestamp.millis ?? 0 { return true }
                 kept.append(field.rawValue)
                 return false
             }
-            if !kept.isEmpty {
+            if !kept.isEmpty, remembered != nil {
                 report.kept += 1
                 report.notices.append("\(Sanitizer.visible(file)): kept nextup's newer \(kept.joined(separator: ", ")) (changed on both sides)")
             }
         }
         var expecting: [TaskField: Version?] = [:]
         for (field, _) in fields { expecting[field] = .some(task?.versions[field]) }
-        let encoded = remember(uid, state)
+        items[uid] = BridgeItem(uid: uid, file: file, hash: hash, stamp: stamp?.stored, base: bytes)
         guard !fields.isEmpty else { return }
         do {
-            let result = try store.bridgeWrite(id, set: fields, creating: task == nil, expecting: expecting,
-                                               state: [Self.key(uid): encoded])
-            pendingState[Self.key(uid)] = nil
-            stored[Self.key(uid)] = encoded
+            let result = try store.bridgeWrite(id, set: fields, creating: task == nil, expecting: expecting, vdir: vdir,
+                                               memory: [uid: items[uid]])
+            stored[uid] = items[uid]
             tasks[id] = result.task
             if task == nil { report.created += 1 } else if result.isChange { report.updated += 1 }
         } catch let stale as StaleWrite {
             report.notices.append("\(Sanitizer.visible(file)): \(stale.field.rawValue) changed meanwhile in nextup; looked at again next cycle")
-            forget(uid, restoring: remembered)
+            forget(uid, restoring: previous)
         } catch {
             report.skipped.append("\(Sanitizer.visible(file)): \(Sanitizer.visible("\(error)"))")
-            forget(uid, restoring: remembered)
+            forget(uid, restoring: previous)
         }
     }
 
-    /// Undoes ``remember(_:_:)`` for a file whose change was not written.
-    mutating func forget(_ uid: String, restoring previous: BridgeFileState?) {
+    /// Undoes the memory of a file whose change was not written.
+    mutating func forget(_ uid: String, restoring previous: BridgeItem?) {
         items[uid] = previous
-        pendingState[Self.key(uid)] = nil
         blocked.insert(uid)
     }
 
     // MARK: 2. Vanished
 
     mutating func deleteVanished() {
-        for (uid, state) in items.sorted(by: { $0.key < $1.key }) where !state.gone && fileOf[uid] == nil {
-            var gone = state
+        let vanished = items.sorted(by: { $0.key < $1.key }).filter { !$0.value.gone && fileOf[$0.key] == nil }
+        let known = items.values.filter { !$0.gone }.count
+        if !acceptDeletions, Self.tooManyVanished(vanished.count, of: known) {
+            report.notices.append(Self.massDeletionNotice(vanished.count, of: known, path: folder.url.path))
+            for (uid, _) in vanished { blocked.insert(uid) }
+            return
+        }
+        for (uid, item) in vanished {
+            var gone = item
             gone.gone = true
             let id = TaskID.forVTodoUID(uid)
             guard let task = tasks[id], !task.deleted else {
-                _ = remember(uid, gone)
+                items[uid] = gone
                 continue
             }
-            let encoded = remember(uid, gone)
+            items[uid] = gone
             let seen: [TaskField: Version?] = [.deleted: task.versions[.deleted]]
             do {
-                let result = try store.bridgeWrite(id, set: [(.deleted, .bool(true))],
-                                                   expecting: seen,
-                                                   state: [Self.key(uid): encoded])
-                pendingState[Self.key(uid)] = nil
-                stored[Self.key(uid)] = encoded
+                let result = try store.bridgeWrite(id, set: [(.deleted, .bool(true))], expecting: seen, vdir: vdir, memory: [uid: gone])
+                stored[uid] = gone
                 tasks[id] = result.task
                 report.deleted += 1
             } catch {
-                report.notices.append("\(Sanitizer.visible(state.file)) was removed, but \(task.id.short) changed meanwhile; looked at again next cycle")
-                forget(uid, restoring: state)
+                report.notices.append("\(Sanitizer.visible(item.file)) was removed, but \(task.id.short) changed meanwhile; looked at again next cycle")
+                forget(uid, restoring: item)
             }
         }
+    }
+
+    /// Whether `count` files vanishing of `known` is more than a cycle deletes unasked.
+    static func tooManyVanished(_ count: Int, of known: Int) -> Bool {
+        count > VdirBridge.massDeletionFiles && count * 5 > known
+    }
+
+    static func massDeletionNotice(_ count: Int, of known: Int, path: String) -> String {
+        "\(count) of the \(known) task files in the vdir \(path) vanished at once: nothing deleted (a vdirsyncer reset, or another collection?); if they were meant to go, run `nextup sync --accept-deletions`"
     }
 
     // MARK: 3. Write
@@ -349,11 +415,32 @@ struct BridgeCycle {
             guard let task = tasks[id] else { continue }
             let uid = task.vtodoUID
             if blocked.contains(uid) { continue }
-            let want = VTodoView(task: task)
             let remembered = items[uid]
             let present = fileOf[uid]
-            if let present, let remembered, remembered.file == present, remembered.view == want, remembered.complete { continue }
             if present == nil, task.deleted { continue }
+            // Neither the task nor the file moved since the file said what the task says.
+            if let present, let remembered, remembered.file == present, contents[uid] == nil,
+               remembered.checked == task.modified.rawValue { continue }
+            // The file as it is (or was, when a client removed it).
+            var current = present.flatMap { _ in contents[uid] ?? remembered?.lastSeen }
+            if current == nil, let present, case .bytes(let bytes) = folder.read(present, limit: VdirBridge.maxFileBytes) { current = bytes }
+            if present == nil { current = remembered?.lastSeen }
+            let text: String
+            if let current {
+                if let patched = ICalComponent.patched(current, for: task, zone: bridge.zone) {
+                    text = patched
+                } else if present == nil {
+                    text = String(decoding: current, as: UTF8.self)
+                } else {
+                    if var item = items[uid], item.file == present {
+                        item.checked = task.modified.rawValue
+                        items[uid] = item
+                    }
+                    continue
+                }
+            } else {
+                text = ICalComponent.vtodoCalendar(for: task, sequence: 0).serialized()
+            }
             var name = present ?? remembered?.file ?? Self.fileName(uid, id: id)
             if present == nil, taken.contains(name) {
                 name = id.rawValue + ".ics"
@@ -363,12 +450,6 @@ struct BridgeCycle {
                 report.notices.append("\(Sanitizer.visible(present)) changed while the bridge ran: not written over; read again next cycle")
                 continue
             }
-            var previous = parsed[uid]
-            if previous == nil, let present, case .bytes(let bytes) = folder.read(present, limit: VdirBridge.maxFileBytes) {
-                previous = (try? ICalComponent.parse(bytes))?.first { $0.name == "VCALENDAR" }
-            }
-            let sequence = remembered.map { min($0.sequence, Int(Int32.max) - 1) + 1 } ?? 0
-            let text = ICalComponent.vtodoCalendar(for: task, sequence: sequence, previous: previous).serialized()
             do {
                 try folder.write(text, to: name)
             } catch {
@@ -376,10 +457,16 @@ struct BridgeCycle {
                 continue
             }
             taken.insert(name)
-            restamped[uid] = nil
             report.written += 1
-            _ = remember(uid, BridgeFileState(file: name, hash: SHA1.hex(Array(text.utf8)), view: want, sequence: sequence,
-                                              stamp: folder.stamp(name)))
+            let bytes = Array(text.utf8)
+            var item = remembered ?? BridgeItem(uid: uid, file: name, hash: "")
+            item.file = name
+            item.hash = SHA1.hex(bytes)
+            item.gone = false
+            item.stamp = folder.stamp(name)?.stored
+            item.written = Array((item.written + [bytes]).suffix(BridgeItem.writtenKept))
+            item.checked = task.modified.rawValue
+            items[uid] = item
         }
     }
 

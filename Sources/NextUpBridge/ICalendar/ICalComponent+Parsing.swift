@@ -6,16 +6,21 @@ extension ICalComponent {
     /// a space or a tab continues the previous one (unfolding happens on bytes,
     /// so a fold inside a UTF-8 sequence is mended); the unfolded text must be
     /// UTF-8; empty lines are ignored; `BEGIN`/`END` must nest and match. Any
-    /// other shape throws ``ICalParseError`` with one line saying where.
+    /// other shape throws ``ICalParseError`` with one line saying where. A
+    /// leading byte order mark is ignored. Each property keeps its lines as
+    /// the file folded them (``ICalProperty/raw``), so that writing it again
+    /// gives the same bytes.
     public static func parse(_ bytes: [UInt8]) throws(ICalParseError) -> [ICalComponent] {
         var roots: [ICalComponent] = []
         var stack: [ICalComponent] = []
-        for (number, raw) in unfold(bytes) {
+        let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        for (number, raw, physical) in unfold(body) {
             guard let line = String(validating: raw, as: UTF8.self) else {
                 throw ICalParseError("line \(number) is not UTF-8")
             }
             if line.isEmpty { continue }
-            let property = try parseLine(line, number: number)
+            var property = try parseLine(line, number: number)
+            property.raw = String(decoding: physical, as: UTF8.self)
             switch property.name {
             case "BEGIN":
                 stack.append(ICalComponent(name: property.value))
@@ -36,10 +41,11 @@ extension ICalComponent {
     }
 
     /// The logical lines (unfolded), each with the number of its first
-    /// physical line.
-    static func unfold(_ bytes: [UInt8]) -> [(Int, [UInt8])] {
-        var lines: [(Int, [UInt8])] = []
+    /// physical line and its physical lines joined with CRLF.
+    static func unfold(_ bytes: [UInt8]) -> [(Int, [UInt8], [UInt8])] {
+        var lines: [(Int, [UInt8], [UInt8])] = []
         var current: [UInt8] = []
+        var physicalLines: [UInt8] = []
         var currentStart = 1
         var physical = 1
         var i = 0
@@ -52,9 +58,12 @@ extension ICalComponent {
             let piece = bytes[i..<end]
             if let first = piece.first, first == 32 || first == 9, started {
                 current += piece.dropFirst()
+                physicalLines += [13, 10]
+                physicalLines += piece
             } else {
-                if started { lines.append((currentStart, current)) }
+                if started { lines.append((currentStart, current, physicalLines)) }
                 current = Array(piece)
+                physicalLines = Array(piece)
                 currentStart = physical
                 started = true
             }
@@ -64,7 +73,7 @@ extension ICalComponent {
             physical += 1
             if i == n { break }
         }
-        if started { lines.append((currentStart, current)) }
+        if started { lines.append((currentStart, current, physicalLines)) }
         return lines
     }
 
@@ -73,7 +82,8 @@ extension ICalComponent {
         let scalars = Array(line.unicodeScalars)
         var i = 0
         func isNameScalar(_ s: Unicode.Scalar) -> Bool {
-            (s >= "A" && s <= "Z") || (s >= "a" && s <= "z") || (s >= "0" && s <= "9") || s == "-"
+            // RFC 5545 allows letters, digits and "-"; clients also write "_" (Synology's PERCENT_COMPLETE).
+            (s >= "A" && s <= "Z") || (s >= "a" && s <= "z") || (s >= "0" && s <= "9") || s == "-" || s == "_"
         }
         func readName() -> String {
             var name = String.UnicodeScalarView()

@@ -41,6 +41,33 @@ public enum ICalDate {
         return seconds * 1000
     }
 
+    /// The instant (ms since the epoch) of a DATE-TIME value as the
+    /// bridge reads `LAST-MODIFIED` and `COMPLETED`: `…Z` is UTC, a floating
+    /// time is local time in `zone` (a TZID-qualified one too: the bridge
+    /// holds no zone database, and a phone's zone is nearly always the
+    /// person's). Nil when malformed.
+    public static func instant(_ value: String, zone: LocalZone) -> Int64? {
+        guard let wall = millis(value) else { return nil }
+        return value.hasSuffix("Z") || value.utf8.count == 8 ? wall : zone.utc(fromLocal: wall)
+    }
+
+    /// The local calendar date of a DUE value: a DATE or a floating (or
+    /// TZID-qualified) DATE-TIME as written, a UTC one (`…Z`) converted to
+    /// `zone` (24 Dec 21:00 in New York is written `20261225T020000Z`).
+    public static func localDate(_ value: String, zone: LocalZone) -> DueDate? {
+        guard value.hasSuffix("Z"), let instant = millis(value) else { return date(value) }
+        let wall = zone.local(fromUTC: instant)
+        let days = wall >= 0 ? wall / 86_400_000 : (wall - 86_399_999) / 86_400_000
+        let (y, m, d) = CivilDate.civil(days: days)
+        return try? DueDate(year: y, month: m, day: d)
+    }
+
+    /// The time of day of a DATE-TIME value (`HHMMSS` and `Z` when UTC), nil for a DATE.
+    static func timePart(_ value: String) -> String? {
+        guard value.utf8.count > 8, let t = value.firstIndex(of: "T") else { return nil }
+        return String(value[value.index(after: t)...])
+    }
+
     private static func parseTime(_ bytes: [UInt8]) -> (Int, Int, Int)? {
         guard bytes.count == 15 || (bytes.count == 16 && bytes[15] == UInt8(ascii: "Z")) else { return nil }
         guard let h = number(bytes[9..<11]), let mi = number(bytes[11..<13]), let s = number(bytes[13..<15]),

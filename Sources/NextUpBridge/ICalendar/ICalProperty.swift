@@ -4,12 +4,30 @@
 ///
 /// Contract: names are compared upper-cased (iCalendar names are
 /// case-insensitive), so ``name`` is stored upper-cased; parameter values are
-/// kept as written, without their double quotes.
+/// kept as written, without their double quotes. Two properties are equal
+/// when their name, parameters and value are; ``raw`` is not compared.
 public struct ICalProperty: Hashable, Sendable {
     public var name: String
-    public var parameters: [ICalParameter]
+    public var parameters: [ICalParameter] { didSet { raw = nil } }
     /// The raw value (escapes as in the file).
-    public var value: String
+    public var value: String { didSet { raw = nil } }
+    /// The property's lines exactly as a parsed file held them (folds
+    /// included, joined with CRLF), written again as they were; nil for a
+    /// property made here. Any change to the property clears it.
+    public var raw: String?
+
+    public static func == (lhs: ICalProperty, rhs: ICalProperty) -> Bool {
+        lhs.name == rhs.name && lhs.parameters == rhs.parameters && lhs.value == rhs.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(parameters)
+        hasher.combine(value)
+    }
+
+    /// The content line, unfolded, as the file spelled it (or as it would be written).
+    public var contentLine: String { ICalComponent.contentLine(self) }
 
     public init(name: String, parameters: [ICalParameter] = [], value: String) {
         self.name = name.uppercased()

@@ -11,9 +11,9 @@ extension VTodoView {
     ///   client that drops `X-NEXTUP-…` clears nothing. A view equal to the
     ///   remembered one asks for nothing.
     /// - `CATEGORIES` is compared as a set: the category taken out clears the
-    ///   category; names added become tags (one that cannot be a tag, a name
-    ///   with a space, becomes the category when the task has none); tags
-    ///   taken out are removed.
+    ///   category; names added become tags (spaces and all; one that cannot
+    ///   be a tag becomes the category when the task has none); tags taken
+    ///   out are removed.
     /// - Without a remembered view (a file the bridge never saw), every
     ///   property the file has is asked for: for a new task (`task` nil) that
     ///   is the task; the bridge only uses it so.

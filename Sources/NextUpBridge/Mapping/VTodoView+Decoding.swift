@@ -10,8 +10,9 @@ extension VTodoView {
     /// could not hold: no `UID`, a title, notes or category beyond the
     /// store's limits. Values a property cannot carry (a `PRIORITY` that is
     /// not a number, a malformed `DUE`, an unknown urgency) read as unset, as
-    /// clients do; an unknown extension value is left out (no change).
-    public init(vtodo: ICalComponent) throws(ICalParseError) {
+    /// clients do; an unknown extension value is left out (no change). A
+    /// due time in UTC is read as its date in `zone`.
+    public init(vtodo: ICalComponent, zone: LocalZone = .system) throws(ICalParseError) {
         guard let uid = vtodo.property("UID")?.text.trimmed, !uid.isEmpty else {
             throw ICalParseError("the VTODO has no UID")
         }
@@ -37,9 +38,9 @@ extension VTodoView {
             default: importance = nil
             }
         }
-        due = vtodo.property("DUE").flatMap { ICalDate.date($0.value.trimmed) }?.description
+        due = vtodo.property("DUE").flatMap { ICalDate.localDate($0.value.trimmed, zone: zone) }?.description
         let status = vtodo.property("STATUS")?.value.trimmed.uppercased()
-        let completedTime = vtodo.property("COMPLETED").flatMap { ICalDate.millis($0.value.trimmed) }
+        let completedTime = vtodo.property("COMPLETED").flatMap { ICalDate.instant($0.value.trimmed, zone: zone) }
         if status == "COMPLETED" || (status == nil && completedTime != nil) {
             completedAt = completedTime ?? 0
         }

@@ -33,6 +33,9 @@ struct SyncCommand: ParsableCommand {
     @Flag(name: .long, help: "Use this peer folder even though it is not the one this store synced with (a new share on purpose).")
     var adoptFolder = false
 
+    @Flag(name: .long, help: "Delete the tasks of vdir files that vanished, even when many vanished at once.")
+    var acceptDeletions = false
+
     func run() throws {
         let context = try CommandContext.open(global)
         guard let peer = context.peerFolder else {
@@ -47,7 +50,7 @@ struct SyncCommand: ParsableCommand {
         let bridge = context.vdir.map { VdirBridge(store: context.store, folder: $0) }
         // Watching, other processes (a TUI) write meanwhile: short transactions.
         let engine = SyncEngine(store: context.store, peerFolder: peer, options: watch ? SyncOptions() : .oneShot,
-                                companion: bridge.map { BridgeCompanion(bridge: $0, readAll: full) })
+                                companion: bridge.map { BridgeCompanion(bridge: $0, readAll: full, acceptDeletions: acceptDeletions) })
         if watch {
             if adoptFolder { try syncOnce(engine) }
             try watchUntilInterrupted(engine, peer: peer)
@@ -71,7 +74,7 @@ struct SyncCommand: ParsableCommand {
 
     private func bridgeOnce(_ bridge: VdirBridge) throws {
         do {
-            try bridge.cycle(readAll: full).lines.forEach { print($0) }
+            try bridge.cycle(readAll: full, acceptDeletions: acceptDeletions).lines.forEach { print($0) }
         } catch {
             throw CLIError("\(error)")
         }

@@ -9,11 +9,13 @@ struct BridgeCompanion: SyncCompanion {
     let bridge: VdirBridge
     /// Read every file (`nextup sync --full`).
     var readAll = false
+    /// Delete for vanished files even when many vanished at once (`nextup sync --accept-deletions`).
+    var acceptDeletions = false
 
     var folder: URL { bridge.folder.url }
 
     func run() throws -> SyncCompanionResult {
-        let report = try bridge.cycle(readAll: readAll)
+        let report = try bridge.cycle(readAll: readAll, acceptDeletions: acceptDeletions)
         return SyncCompanionResult(changedStore: report.changedStore, lines: report.lines,
                                    notices: report.skipped.map { "vdir: skipped \($0)" } + report.notices.map { "vdir: \($0)" })
     }

@@ -152,10 +152,15 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
         lhs.ordinal != rhs.ordinal ? lhs.ordinal < rhs.ordinal : lhs.rawValue < rhs.rawValue
     }
 
+    /// A register name: no comma, no control character, no white space but
+    /// single spaces inside a tag's name (`tag:Home Office`, as phones and
+    /// Taskwarrior write tags).
     static func isWellFormed(_ name: String) -> Bool {
         let bytes = name.utf8
         guard !bytes.isEmpty, bytes.count <= 200 else { return false }
+        let spaced = name.hasPrefix(tagPrefix) && !name.hasSuffix(" ") && !name.dropFirst(tagPrefix.count).hasPrefix(" ")
         for scalar in name.unicodeScalars {
+            if scalar == " ", spaced { continue }
             if scalar.value < 0x21 || scalar.value == 0x7F || scalar == "," { return false }
             // Every ASCII white space lies below 0x21.
             if scalar.value >= 0x80, scalar.properties.isWhitespace { return false }

@@ -28,7 +28,7 @@ public enum StoreSchema {
         try db.execute(sql: "PRAGMA page_size = \(pageSize)")
     }
 
-    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"]
+    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -161,6 +161,52 @@ public enum StoreSchema {
                 CREATE INDEX task_list ON task(created, next_up, deleted, completed_at, urgency, importance, duration, category, due, title_fold)
                     WHERE deleted = 0 AND completed_at IS NULL;
                 PRAGMA user_version = 8;
+                """)
+        }
+        // v9: the phone bridge's memory in tables with columns, keyed by the
+        // vdir's identity (`BridgeItem`, TaskStore+Bridge.swift). A memory
+        // kept in `meta` as JSON moves here under `path:<its folder>`, with
+        // its file, fingerprint and stamp; the bytes it saw are not known
+        // (the bridge reads them again). `bridge_vdir` holds the path each
+        // vdir was last bridged at.
+        m.registerMigration("v9") { db in
+            try db.execute(sql: """
+                CREATE TABLE bridge_item (
+                    vdir TEXT NOT NULL,
+                    uid TEXT NOT NULL,
+                    file TEXT NOT NULL,
+                    hash TEXT NOT NULL DEFAULT '',
+                    gone INTEGER NOT NULL DEFAULT 0,
+                    stamp_device INTEGER,
+                    stamp_inode INTEGER,
+                    stamp_size INTEGER,
+                    stamp_modified INTEGER,
+                    stamp_changed INTEGER,
+                    base BLOB,
+                    checked INTEGER,
+                    PRIMARY KEY (vdir, uid)
+                ) WITHOUT ROWID;
+                CREATE TABLE bridge_vdir (vdir TEXT PRIMARY KEY NOT NULL, path TEXT NOT NULL) WITHOUT ROWID;
+                INSERT INTO bridge_vdir (vdir, path) SELECT 'path:' || value, value FROM meta WHERE key = 'sync.vdir.folder';
+                CREATE TABLE bridge_written (
+                    vdir TEXT NOT NULL,
+                    uid TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    content BLOB NOT NULL,
+                    PRIMARY KEY (vdir, uid, seq)
+                ) WITHOUT ROWID;
+                INSERT OR IGNORE INTO bridge_item
+                    (vdir, uid, file, hash, gone, stamp_device, stamp_inode, stamp_size, stamp_modified, stamp_changed)
+                SELECT 'path:' || folder.value, substr(item.key, 16), json_extract(item.value, '$.file'),
+                       coalesce(json_extract(item.value, '$.hash'), ''), coalesce(json_extract(item.value, '$.gone'), 0),
+                       json_extract(item.value, '$.stamp.device'), json_extract(item.value, '$.stamp.inode'),
+                       json_extract(item.value, '$.stamp.size'), json_extract(item.value, '$.stamp.modified'),
+                       json_extract(item.value, '$.stamp.changed')
+                FROM meta AS item JOIN meta AS folder ON folder.key = 'sync.vdir.folder'
+                WHERE item.key >= 'sync.vdir.item.' AND item.key < 'sync.vdir.item/'
+                  AND json_valid(item.value) AND json_type(item.value, '$.file') = 'text';
+                DELETE FROM meta WHERE key >= 'sync.vdir.' AND key < 'sync.vdir/';
+                PRAGMA user_version = 9;
                 """)
         }
         return m

@@ -10,6 +10,9 @@ usage: phone.py URL COMMAND [ARGS]
   complete UID              STATUS:COMPLETED + COMPLETED, X- properties dropped
   rename UID TITLE          a new SUMMARY, X- properties dropped
   delete UID                removes the task
+  set UID NAME VALUE        NAME's lines replaced by NAME:VALUE and a new LAST-MODIFIED, every other line kept
+  put NAME FILE             FILE's bytes stored as the item NAME, as they are (an app's own upload)
+  get NAME                  the item NAME's bytes as the server gives them
 """
 import datetime
 import json
@@ -87,6 +90,23 @@ def main():
         uid, title = args
         rewrite(find(cal, uid), lambda todo: [l for l in todo if not l.upper().startswith(("SUMMARY", "LAST-MODIFIED"))]
                 + [f"SUMMARY:{title}", f"LAST-MODIFIED:{now}"])
+    elif command == "set":
+        uid, name, value = args
+        obj = find(cal, uid)
+        before, todo, after = todo_lines(unfold(obj.data))
+        todo = [l for l in todo if l.split(":")[0].split(";")[0].upper() not in (name.split(";")[0].upper(), "LAST-MODIFIED")]
+        todo += [f"{name}:{value}", f"LAST-MODIFIED:{now}"]
+        obj.data = "\n".join(before + todo + after) + "\n"
+        obj.save()
+    elif command == "put":
+        name, path = args
+        with open(path, "rb") as f:
+            data = f.read()
+        client.put(url + name, data, {"Content-Type": "text/calendar; charset=utf-8"})
+    elif command == "get":
+        (name,) = args
+        raw = client.request(url + name, "GET").raw
+        sys.stdout.write(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
     elif command == "delete":
         (uid,) = args
         find(cal, uid).delete()

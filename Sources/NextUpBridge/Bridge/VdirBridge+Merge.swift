@@ -1,0 +1,32 @@
+import NextUpCore
+import NextUpStore
+
+extension VdirBridge {
+    /// The two conflicting versions of one vdir item merged
+    /// (``VdirMerge``), with this vdir's memory of the item as the base and
+    /// the store's version times of the task's fields as nextup's change
+    /// times. Reads the store and the vdir's marker; writes nothing.
+    ///
+    /// - Throws: ``ICalParseError`` when a side is not an iCalendar item.
+    public func merge(_ a: [UInt8], _ b: [UInt8]) throws -> String {
+        if a == b { return String(decoding: b, as: UTF8.self) }
+        var uid: String?
+        for side in [a, b] where uid == nil {
+            if case .success(let (view, _)) = BridgeCycle.item(side, zone: zone) { uid = view.uid }
+        }
+        let item = try uid.flatMap { uid in try vdirKey(create: false).flatMap { try store.bridgeItems(vdir: $0)[uid] } }
+        var times: [String: Int64] = [:]
+        if let uid, let task = try store.task(TaskID.forVTodoUID(uid)) {
+            func time(_ fields: [TaskField]) -> Int64? { fields.compactMap { task.versions[$0]?.timestamp.millis }.max() }
+            let tagFields = task.versions.keys.filter { $0.tagName != nil }
+            let map: [String: [TaskField]] = [
+                "SUMMARY": [.title], "DESCRIPTION": [.notes], "PRIORITY": [.importance], "DUE": [.due],
+                "STATUS": [.done, .deleted], "COMPLETED": [.done], "PERCENT-COMPLETE": [.done],
+                "CATEGORIES": [.category] + tagFields, "X-NEXTUP-URGENCY": [.urgency], "X-NEXTUP-DURATION": [.duration],
+                "X-NEXTUP-CATEGORY": [.category], "X-NEXTUP-NEXT-UP": [.nextUp],
+            ]
+            for (name, fields) in map { times[name] = time(fields) }
+        }
+        return try VdirMerge(base: item?.base, written: item?.written ?? [], nextupTimes: times, zone: zone).merge(a, b)
+    }
+}

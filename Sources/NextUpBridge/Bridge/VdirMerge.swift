@@ -1,0 +1,139 @@
+import NextUpCore
+
+/// vdirsyncer's conflict command (`nextup vdir-merge A B`): a three-way
+/// merge of two versions of one item, property by property, with the
+/// bridge's memory of the file as the base. Pure.
+///
+/// The versions: `a` and `b`, the two sides vdirsyncer found changed; the
+/// base, the phone's last version the bridge read (``NextUpStore/BridgeItem/base``);
+/// and every version the bridge wrote since (``NextUpStore/BridgeItem/written``),
+/// which a server may hold while the phone edits.
+///
+/// Invariants (property-tested):
+/// - Each property (all lines of one name, a sub-component by its name and
+///   place) and each component (by name, `UID`, `RECURRENCE-ID`, `TZID`) is
+///   decided on its own; no whole side ever wins.
+/// - A property equal on both sides is kept. One `b` holds as a known
+///   version held it (the base or one of the bridge's writes) was not
+///   changed on `b`'s side: `a`'s is taken. Otherwise `b` changed it, and
+///   the newer change wins: `b`'s `LAST-MODIFIED` against the time nextup
+///   last changed what the property carries (``nextupTimes``; a property
+///   nextup never wrote is `b`'s), `b` on a tie. (So a phone that sets a
+///   property back to a value a remembered version held reads as no change.)
+/// - `LAST-MODIFIED` and `DTSTAMP` take the later, `SEQUENCE` the larger
+///   value; an `X-NEXTUP-…` property one side lacks is the other side's (a
+///   client that drops them says nothing about them).
+/// - Merging a version with itself gives it back byte for byte.
+/// - Lines are written as their side had them (folds, parameters); the
+///   output's line ends are `b`'s.
+public struct VdirMerge: Sendable {
+    public let base: [UInt8]?
+    public let written: [[UInt8]]
+    /// The time (ms) nextup last changed what a property carries, by
+    /// property name (`SUMMARY`, `CATEGORIES`, …), when the store knows it.
+    public let nextupTimes: [String: Int64]
+    public let zone: LocalZone
+
+    public init(base: [UInt8]?, written: [[UInt8]], nextupTimes: [String: Int64] = [:], zone: LocalZone = .system) {
+        self.base = base
+        self.written = written
+        self.nextupTimes = nextupTimes
+        self.zone = zone
+    }
+
+    /// The merged item.
+    ///
+    /// - Throws: ``ICalParseError`` when `a` or `b` is not iCalendar.
+    public func merge(_ a: [UInt8], _ b: [UInt8]) throws(ICalParseError) -> String {
+        if a == b { return String(decoding: b, as: UTF8.self) }
+        let left = try ICalComponent.parse(a)
+        let right = try ICalComponent.parse(b)
+        let known = ([base].compactMap { $0 } + written).compactMap { try? ICalComponent.parse($0) }
+        let merged = mergeLists(left, right, known: known)
+        let lineEnd = b.firstIndex(of: 10).map { $0 > 0 && b[$0 - 1] == 13 ? "\r\n" : "\n" } ?? "\r\n"
+        return merged.map { $0.serialized(lineEnd: lineEnd) }.joined()
+    }
+
+    /// A component's key among its siblings.
+    static func key(_ c: ICalComponent) -> String {
+        [c.name, c.property("UID")?.value ?? "", c.property("RECURRENCE-ID")?.value ?? "", c.property("TZID")?.value ?? ""]
+            .joined(separator: "\u{1}")
+    }
+
+    func mergeLists(_ a: [ICalComponent], _ b: [ICalComponent], known: [[ICalComponent]]) -> [ICalComponent] {
+        var out: [ICalComponent] = []
+        let aByKey = Dictionary(a.map { (Self.key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let bKeys = Set(b.map(Self.key))
+        let knownByKey = known.map { Dictionary($0.map { (Self.key($0), $0) }, uniquingKeysWith: { first, _ in first }) }
+        for component in b {
+            let key = Self.key(component)
+            let olds = knownByKey.compactMap { $0[key] }
+            if let other = aByKey[key] {
+                out.append(mergeComponent(other, component, known: olds))
+            } else if olds.isEmpty || !olds.contains(component) {
+                out.append(component)  // new on b's side, or changed there while a removed it
+            }
+        }
+        for component in a where !bKeys.contains(Self.key(component)) {
+            let olds = knownByKey.compactMap { $0[Self.key(component)] }
+            if olds.isEmpty || !olds.contains(component) { out.append(component) }
+        }
+        return out
+    }
+
+    func mergeComponent(_ a: ICalComponent, _ b: ICalComponent, known: [ICalComponent]) -> ICalComponent {
+        if a == b { return b }
+        let timeB = b.property("LAST-MODIFIED").flatMap { ICalDate.instant($0.value.trimmingCharacters(in: .whitespaces), zone: zone) }
+        var names: [String] = []
+        for p in b.properties + a.properties where !names.contains(p.name) { names.append(p.name) }
+        var chosen: [String: [ICalProperty]] = [:]
+        for name in names {
+            let pa = a.properties(name), pb = b.properties(name)
+            let la = pa.map(\.contentLine), lb = pb.map(\.contentLine)
+            if la == lb { chosen[name] = pb; continue }
+            // A client that drops nextup's X- properties says nothing about them.
+            if name.hasPrefix("X-NEXTUP-"), pa.isEmpty || pb.isEmpty { chosen[name] = pa.isEmpty ? pb : pa; continue }
+            switch name {
+            case "LAST-MODIFIED", "DTSTAMP":
+                let ta = pa.first.flatMap { ICalDate.instant($0.value.trimmingCharacters(in: .whitespaces), zone: zone) } ?? .min
+                let tb = pb.first.flatMap { ICalDate.instant($0.value.trimmingCharacters(in: .whitespaces), zone: zone) } ?? .min
+                chosen[name] = ta > tb ? pa : pb
+                continue
+            case "SEQUENCE":
+                let sa = pa.first.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? -1
+                let sb = pb.first.flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? -1
+                chosen[name] = sa > sb ? pa : pb
+                continue
+            default: break
+            }
+            chosen[name] = pick(pa, pb, lb: lb, oldsB: known.map { $0.properties(name).map(\.contentLine) },
+                                timeA: nextupTimes[name], timeB: timeB)
+        }
+        var merged = ICalComponent(name: b.name)
+        var placed = Set<String>()
+        for p in b.properties + a.properties where !placed.contains(p.name) {
+            placed.insert(p.name)
+            merged.properties += chosen[p.name] ?? []
+        }
+        // Sub-components (alarms, overrides): the same rule, each by its key.
+        merged.components = mergeSubcomponents(a.components, b.components, known: known.map(\.components), timeB: timeB)
+        return merged
+    }
+
+    /// One property's lines: the side that changed it, or the newer change.
+    func pick<T>(_ a: T, _ b: T, lb: [String], oldsB: [[String]], timeA: Int64?, timeB: Int64?) -> T {
+        if oldsB.contains(lb) { return a }  // b holds what a known version held: unchanged on b's side
+        return (timeA ?? .min) > (timeB ?? .min) ? a : b
+    }
+
+    func mergeSubcomponents(_ a: [ICalComponent], _ b: [ICalComponent], known: [[ICalComponent]], timeB: Int64?) -> [ICalComponent] {
+        if a == b { return b }
+        if a.contains(where: { $0.name == "VTODO" }) || b.contains(where: { $0.name == "VTODO" }) {
+            return mergeLists(a, b, known: known)
+        }
+        // Alarms and the like: the whole list as one property.
+        let lb = b.map { $0.serialized() }
+        let olds = known.map { $0.map { $0.serialized() } }
+        return pick(a, b, lb: lb, oldsB: olds, timeA: nil, timeB: timeB)
+    }
+}

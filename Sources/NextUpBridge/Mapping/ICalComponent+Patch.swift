@@ -1,0 +1,153 @@
+import NextUpCore
+
+extension ICalComponent {
+    /// The file for `task` made from `bytes`, the file as it is now (the
+    /// phone's last version, or the bridge's last write): only the
+    /// properties whose nextup value differs from the task's are replaced;
+    /// every other line, parameter, fold, line end and component stays byte
+    /// for byte. Nil when the file already says what the task says.
+    ///
+    /// Contract:
+    /// - A property is compared through the nextup value it maps to, so a
+    ///   value nextup holds more coarsely (`PRIORITY:2`, `STATUS:IN-PROCESS`,
+    ///   a due time of day, a multi-line `SUMMARY`) stays as written while it
+    ///   maps to the task's value; an `X-NEXTUP-…` property absent from the
+    ///   file is written only when the task holds something its absence does
+    ///   not say (an item made on the phone and never changed in nextup is
+    ///   never rewritten).
+    /// - A changed `DUE` takes `DTSTART`'s value type (and `TZID`), keeps
+    ///   the time of day the file had, and is never before `DTSTART` (which
+    ///   moves to the due date when it was later).
+    /// - Categories nextup cannot hold stay in `CATEGORIES`.
+    /// - When anything changed, `LAST-MODIFIED` and `DTSTAMP` become the
+    ///   task's newest version time and `SEQUENCE` goes up by one.
+    /// - Nil too when `bytes` hold no single master VTODO (the bridge skips
+    ///   such a file).
+    public static func patched(_ bytes: [UInt8], for task: TaskItem, zone: LocalZone = .system) -> String? {
+        guard var roots = try? parse(bytes), let c = roots.firstIndex(where: { $0.name == "VCALENDAR" }),
+              let t = roots[c].masterVTodoIndex, let before = try? VTodoView(vtodo: roots[c].components[t], zone: zone)
+        else { return nil }
+        var todo = roots[c].components[t]
+        let want = VTodoView(task: task)
+        var changed = false
+        func set(_ names: [String], _ new: [ICalProperty]) {
+            changed = true
+            let at = todo.properties.firstIndex { names.contains($0.name) } ?? todo.properties.count
+            let kept = todo.properties[..<at].filter { !names.contains($0.name) }.count
+            todo.properties.removeAll { names.contains($0.name) }
+            todo.properties.insert(contentsOf: new, at: kept)
+        }
+        /// `old` with a new value, keeping its parameters but `ALTREP` (which would describe the old text).
+        func retexted(_ name: String, _ text: String) -> ICalProperty {
+            var p = todo.property(name) ?? ICalProperty(name: name, value: "")
+            p.parameters.removeAll { $0.name == "ALTREP" }
+            p.value = ICalText.escape(text)
+            return p
+        }
+        if before.title != want.title { set(["SUMMARY"], [retexted("SUMMARY", want.title)]) }
+        if before.notes != want.notes { set(["DESCRIPTION"], want.notes.isEmpty ? [] : [retexted("DESCRIPTION", want.notes)]) }
+        if before.importance != want.importance {
+            set(["PRIORITY"], want.importance.map { [ICalProperty(name: "PRIORITY", value: ["9", "5", "1"][$0 - 1])] } ?? [])
+        }
+        if before.due != want.due { patchDue(todo, to: task.due, zone: zone, set: set) }
+        let doneBefore = before.completedAt != nil, doneNow = want.completedAt != nil
+        let timeMoved = doneBefore && doneNow && before.completedAt != 0 && before.completedAt != want.completedAt
+        if doneBefore != doneNow || before.cancelled != want.cancelled || timeMoved {
+            var status: [ICalProperty] = [ICalProperty(name: "STATUS", value: want.cancelled ? "CANCELLED" : doneNow ? "COMPLETED" : "NEEDS-ACTION")]
+            if !want.cancelled, !doneNow, !doneBefore, let old = todo.property("STATUS") { status = [old] }
+            if let completed = want.completedAt {
+                status.append(ICalProperty(name: "COMPLETED", value: ICalDate.formatUTC(millis: completed)))
+                status.append(ICalProperty(name: "PERCENT-COMPLETE", value: "100"))
+            } else if let percent = todo.property("PERCENT-COMPLETE"), percent.value.trimmingCharacters(in: .whitespaces) != "100" {
+                status.append(percent)
+            }
+            set(["STATUS", "COMPLETED", "PERCENT-COMPLETE"], status)
+        }
+        // Without X-NEXTUP-CATEGORY, a reader takes the first category as the category.
+        var firstCategory = before.categories.first ?? ""
+        if Set(before.categories) != Set(want.categories) {
+            firstCategory = want.categories.first ?? ""
+            // Names nextup could not read stay as the file had them.
+            let unreadable = todo.properties("CATEGORIES").flatMap(\.textList).filter { (try? TaskText.category($0)) == nil }
+            let names = want.categories + unreadable
+            set(["CATEGORIES"], names.isEmpty ? [] : [ICalProperty(name: "CATEGORIES", value: names.map(ICalText.escape).joined(separator: ","))])
+        }
+        for ext in VTodoView.Extension.allCases {
+            let wanted = want[ext] ?? ""
+            let same: Bool
+            if let present = before[ext] {
+                same = present == wanted
+            } else {
+                same = wanted == (ext == .category ? firstCategory : "")
+            }
+            if !same { set([ext.rawValue], [ICalProperty(name: ext.rawValue, text: wanted)]) }
+        }
+        guard changed else { return nil }
+        let stamp = ICalDate.formatUTC(millis: max(task.modified.millis, task.created))
+        let sequence = todo.property("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
+        for (name, value) in [("LAST-MODIFIED", stamp), ("DTSTAMP", stamp), ("SEQUENCE", String(min(max(sequence, 0), Int(Int32.max) - 1) + 1))] {
+            if let i = todo.properties.firstIndex(where: { $0.name == name }) {
+                todo.properties[i].value = value
+            } else {
+                todo.properties.append(ICalProperty(name: name, value: value))
+            }
+        }
+        roots[c].components[t] = todo
+        let lineEnd = bytes.firstIndex(of: 10).map { $0 > 0 && bytes[$0 - 1] == 13 ? "\r\n" : "\n" } ?? "\r\n"
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? "\u{FEFF}" : ""
+        return bom + roots.map { $0.serialized(lineEnd: lineEnd) }.joined()
+    }
+
+    /// The index of the VTODO without `RECURRENCE-ID` among this calendar's
+    /// components, when there is exactly one and every other VTODO (an
+    /// override of one occurrence) has its `UID`.
+    var masterVTodoIndex: Int? {
+        let todos = components.indices.filter { components[$0].name == "VTODO" }
+        let masters = todos.filter { components[$0].property("RECURRENCE-ID") == nil }
+        guard masters.count == 1, let master = masters.first else { return nil }
+        let uid = components[master].property("UID")?.value
+        guard todos.allSatisfy({ components[$0].property("UID")?.value == uid }) else { return nil }
+        return master
+    }
+
+    private static func patchDue(_ todo: ICalComponent, to due: DueDate?, zone: LocalZone,
+                                 set: ([String], [ICalProperty]) -> Void) {
+        guard let due else { set(["DUE"], []); return }
+        let old = todo.property("DUE")
+        let start = todo.property("DTSTART")
+        let day: Int64 = 86_400_000
+        /// A DATE-TIME's local time of day (ms), nil for a DATE.
+        func timeOfDay(_ value: String) -> Int64? {
+            let v = value.trimmingCharacters(in: .whitespaces)
+            guard ICalDate.timePart(v) != nil, let wall = ICalDate.millis(v) else { return nil }
+            let local = v.hasSuffix("Z") ? zone.local(fromUTC: wall) : wall
+            return ((local % day) + day) % day
+        }
+        // The shape to write: DTSTART's when there is one, else the old DUE's.
+        var value = ICalDate.format(due)
+        var parameters = [ICalParameter(name: "VALUE", values: ["DATE"])]
+        if let shape = start ?? old, let shapeTime = timeOfDay(shape.value) {
+            let clock = old.flatMap { timeOfDay($0.value) } ?? shapeTime
+            let wall = due.epochDay * day + clock
+            if shape.value.trimmingCharacters(in: .whitespaces).hasSuffix("Z") {
+                value = ICalDate.formatUTC(millis: zone.utc(fromLocal: wall))
+            } else {
+                value = String(ICalDate.formatUTC(millis: wall).dropLast())
+            }
+            parameters = shape.parameters.filter { $0.name != "VALUE" }
+            if shape.parameter("VALUE") != nil { parameters.insert(ICalParameter(name: "VALUE", values: ["DATE-TIME"]), at: 0) }
+        }
+        var newDue = old ?? ICalProperty(name: "DUE", value: "")
+        newDue.parameters = parameters
+        newDue.value = value
+        // RFC 5545: DUE is later than DTSTART; a start after the new due date moves to it.
+        if let start, let startDate = ICalDate.date(start.value.trimmingCharacters(in: .whitespaces)),
+           let startAt = ICalDate.millis(start.value.trimmingCharacters(in: .whitespaces)), let dueAt = ICalDate.millis(value),
+           startDate > due || (ICalDate.timePart(start.value) != nil && dueAt < startAt) {
+            var moved = start
+            moved.value = value
+            set(["DTSTART"], [moved])
+        }
+        set(["DUE"], [newDue])
+    }
+}
