@@ -73,6 +73,42 @@ extension TaskStore {
         }
     }
 
+    /// The open tasks of ``listIDs(sort:narrowing:keepDone:nowMillis:)``
+    /// for `sort` and `narrowing`, in its order (Next Up, then the Backlog),
+    /// each handed to `body` as it is read, holding only what the human table
+    /// shows (``tableFields``): no notes, no tags, no versions — never the base
+    /// of a write. `body` returns false to stop the listing.
+    public func forEachListed(sort: BacklogSort = .score, narrowing: ListNarrowing = ListNarrowing(), nowMillis: Int64? = nil,
+                              _ body: (TaskItem) throws -> Bool) throws {
+        let columns = "id, " + Self.tableFields.map { $0.spec!.column }.joined(separator: ", ")
+        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: [], nowMillis: nowMillis ?? clock.nowMillis(),
+                                      selecting: columns, scanned: true)
+        try database.read { db in
+            if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
+            for (sql, arguments) in [next, backlog] {
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                while let row = try rows.next() {
+                    guard let id = (row[0] as String?).flatMap(TaskID.init) else { continue }
+                    var task = TaskItem(id: id)
+                    for (i, field) in Self.tableFields.enumerated() {
+                        let value: FieldValue
+                        switch field.spec!.kind {
+                        case .text: value = (row[i + 1] as String?).map(FieldValue.string) ?? .null
+                        case .integer: value = (row[i + 1] as Int64?).map(FieldValue.int) ?? .null
+                        case .boolean: value = (row[i + 1] as Int64?).map { FieldValue.bool($0 != 0) } ?? .null
+                        }
+                        task.restore(field, to: value)
+                    }
+                    guard try body(task) else { return }
+                }
+            }
+        }
+    }
+
+    /// The fields ``forEachListed(sort:narrowing:nowMillis:_:)`` reads: what
+    /// the human table shows of an open task.
+    public static let tableFields: [TaskField] = [.title, .urgency, .importance, .duration, .category, .due, .nextUp, .created]
+
     /// The Next Up list, in the user's order, with `versions` of each task's
     /// field versions (``TaskFilter/Versions``).
     public func nextUp(versions: TaskFilter.Versions = .all) throws -> [TaskItem] { try tasks(TaskFilter(scope: .nextUp, versions: versions)) }

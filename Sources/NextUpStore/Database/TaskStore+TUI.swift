@@ -36,7 +36,7 @@ extension TaskStore {
         keepDone: Set<TaskID> = [],
         nowMillis: Int64
     ) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis, foldedTitles: false)
+        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis, selecting: "id")
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
             return (try Self.ids(db, next.0, next.1), try Self.ids(db, backlog.0, backlog.1))
@@ -70,17 +70,21 @@ extension TaskStore {
         keepDone: Set<TaskID> = [],
         nowMillis: Int64
     ) throws -> (nextUp: [FoldedTask], backlog: [FoldedTask]) {
-        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis, foldedTitles: true)
+        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis,
+                                      selecting: "id, title_fold, category")
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
             return (try Self.folded(db, next.0, next.1), try Self.folded(db, backlog.0, backlog.1))
         }
     }
 
-    /// The two lists' queries (Next Up, Backlog), selecting `id` or, with
-    /// `foldedTitles`, `id, title_fold, category`.
-    private func queries(
-        sort: BacklogSort, narrowing: ListNarrowing, keepDone: Set<TaskID>, nowMillis: Int64, foldedTitles: Bool
+    /// The two lists' queries (Next Up, Backlog), selecting `selected`
+    /// (columns of the `task` table). With `scanned`, open tasks are read by
+    /// a scan of the table (``ListSQL/openScanned``), for columns the
+    /// covering index does not hold.
+    func queries(
+        sort: BacklogSort, narrowing: ListNarrowing, keepDone: Set<TaskID>, nowMillis: Int64, selecting selected: String,
+        scanned: Bool = false
     ) -> (next: (String, StatementArguments), backlog: (String, StatementArguments)) {
         var narrow = ""
         var narrowArguments: StatementArguments = []
@@ -101,12 +105,14 @@ extension TaskStore {
         for word in narrowing.filter.words where !word.isEmpty { and(ListSQL.title(contains: word)) }
         // Open tasks come from the partial covering index `task_list`; the few
         // kept done ones are looked up by id.
-        let open = ListSQL.open
+        let open = scanned ? ListSQL.openScanned : ListSQL.open
         let done = "id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND completed_at IS NOT NULL"
         let keep: StatementArguments = ["[" + keepDone.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"]
-        let selected = foldedTitles ? "id, title_fold, category" : "id"
         func query(_ list: String, order: String) -> (String, StatementArguments) {
-            let columns = "id, next_up, urgency, importance, duration, category, due, created, title_fold"
+            // What is selected and what the orders read.
+            let chosen = selected.components(separatedBy: ", ")
+            let columns = (chosen + ["id", "next_up", "urgency", "importance", "duration", "due", "created"].filter { !chosen.contains($0) })
+                .joined(separator: ", ")
             if keepDone.isEmpty {
                 return ("SELECT \(selected) FROM task WHERE \(list) AND \(open)\(narrow) ORDER BY \(order)", narrowArguments)
             }
