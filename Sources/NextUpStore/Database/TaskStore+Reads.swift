@@ -90,15 +90,7 @@ extension TaskStore {
                 while let row = try rows.next() {
                     guard let id = (row[0] as String?).flatMap(TaskID.init) else { continue }
                     var task = TaskItem(id: id)
-                    for (i, field) in Self.tableFields.enumerated() {
-                        let value: FieldValue
-                        switch field.spec!.kind {
-                        case .text: value = (row[i + 1] as String?).map(FieldValue.string) ?? .null
-                        case .integer: value = (row[i + 1] as Int64?).map(FieldValue.int) ?? .null
-                        case .boolean: value = (row[i + 1] as Int64?).map { FieldValue.bool($0 != 0) } ?? .null
-                        }
-                        task.restore(field, to: value)
-                    }
+                    Self.restore(Self.tableFields, of: &task, from: row, at: 1)
                     guard try body(task) else { return }
                 }
             }

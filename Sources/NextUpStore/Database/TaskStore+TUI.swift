@@ -3,8 +3,8 @@ import GRDB
 import NextUpCore
 
 /// Reads for the terminal UI, which lists every open task but shows only the
-/// few dozen rows on screen: the lists are ordered and filtered by SQLite,
-/// and only ids come back.
+/// few dozen rows on screen: the lists are filtered by SQLite from the
+/// covering index, and only ids (and what ranks the Backlog) come back.
 extension TaskStore {
     /// What the UI's lists are narrowed to: a ``ListFilter`` (the one
     /// definition of the filter language) on the caller's local `today`.
@@ -28,18 +28,22 @@ extension TaskStore {
     /// still listed), narrowed by `narrowing`.
     ///
     /// Contract: the orders and filters are exactly ``TaskOrdering``'s,
-    /// ``TaskItem/isTBD`` and ``TextMatch``'s (``ListSQL`` generates them from
-    /// Core's definitions).
+    /// ``TaskItem/isTBD`` and ``TextMatch``'s (``ListSQL`` generates the
+    /// filters from Core's definitions; the Backlog is ranked by
+    /// ``TaskOrdering/order(_:by:nowMillis:where:)`` itself, on the columns
+    /// it reads, ``rankFields``).
     public func listIDs(
         sort: BacklogSort,
         narrowing: ListNarrowing = ListNarrowing(),
         keepDone: Set<TaskID> = [],
         nowMillis: Int64
     ) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis, selecting: "id")
+        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis,
+                                      selecting: "id, " + Self.rankColumns, rankedInSQL: false)
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
-            return (try Self.ids(db, next.0, next.1), try Self.ids(db, backlog.0, backlog.1))
+            return (try Self.ids(db, next.0, next.1),
+                    try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: nowMillis) { _, id in id })
         }
     }
 
@@ -71,10 +75,52 @@ extension TaskStore {
         nowMillis: Int64
     ) throws -> (nextUp: [FoldedTask], backlog: [FoldedTask]) {
         let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis,
-                                      selecting: "id, title_fold, category")
+                                      selecting: "id, " + Self.rankColumns + ", title_fold, category", rankedInSQL: false)
+        let folded = Self.rankFields.count + 1
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
-            return (try Self.folded(db, next.0, next.1), try Self.folded(db, backlog.0, backlog.1))
+            return (try Self.folded(db, next.0, next.1, at: folded),
+                    try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: nowMillis) { row, id in
+                        FoldedTask(id: id, foldedTitle: row[folded] ?? "", category: row[folded + 1])
+                    })
+        }
+    }
+
+    /// What ``TaskOrdering``'s Backlog orders read of a task.
+    static let rankFields: [TaskField] = [.urgency, .importance, .duration, .due, .created]
+    static let rankColumns = rankFields.map { $0.spec!.column }.joined(separator: ", ")
+
+    /// The rows of `sql` (unordered; `id`, then ``rankFields``' columns, then
+    /// any others) in the Backlog's order for `sort`, each as `take` makes it
+    /// of the row and its id: ranked by Core's
+    /// ``TaskOrdering/order(_:by:nowMillis:where:)`` on tasks that hold only
+    /// those fields, which reads nothing else.
+    static func ranked<T>(_ db: Database, _ sql: String, _ arguments: StatementArguments, sort: BacklogSort, nowMillis: Int64,
+                          _ take: (Row, TaskID) -> T) throws -> [T] {
+        var tasks: [TaskItem] = []
+        var taken: [T] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            guard let id = (row[0] as String?).flatMap(TaskID.init) else { continue }
+            var task = TaskItem(id: id)
+            restore(rankFields, of: &task, from: row, at: 1)
+            tasks.append(task)
+            taken.append(take(row, id))
+        }
+        return TaskOrdering.order(tasks, by: sort, nowMillis: nowMillis).map { taken[$0] }
+    }
+
+    /// Sets `fields` of `task` from the columns of `row` from `offset` on
+    /// (one column per field, in order), as the field table reads them.
+    static func restore(_ fields: [TaskField], of task: inout TaskItem, from row: Row, at offset: Int) {
+        for (i, field) in fields.enumerated() {
+            let value: FieldValue
+            switch field.spec!.kind {
+            case .text: value = (row[offset + i] as String?).map(FieldValue.string) ?? .null
+            case .integer: value = (row[offset + i] as Int64?).map(FieldValue.int) ?? .null
+            case .boolean: value = (row[offset + i] as Int64?).map { FieldValue.bool($0 != 0) } ?? .null
+            }
+            task.restore(field, to: value)
         }
     }
 
@@ -82,9 +128,11 @@ extension TaskStore {
     /// (columns of the `task` table). With `scanned`, open tasks are read by
     /// a scan of the table (``ListSQL/openScanned``), for columns the
     /// covering index does not hold.
+    /// With `rankedInSQL` false, the Backlog's query is not ordered (its
+    /// caller ranks it).
     func queries(
         sort: BacklogSort, narrowing: ListNarrowing, keepDone: Set<TaskID>, nowMillis: Int64, selecting selected: String,
-        scanned: Bool = false
+        scanned: Bool = false, rankedInSQL: Bool = true
     ) -> (next: (String, StatementArguments), backlog: (String, StatementArguments)) {
         var narrow = ""
         var narrowArguments: StatementArguments = []
@@ -108,31 +156,32 @@ extension TaskStore {
         let open = scanned ? ListSQL.openScanned : ListSQL.open
         let done = "id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND completed_at IS NOT NULL"
         let keep: StatementArguments = ["[" + keepDone.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"]
-        func query(_ list: String, order: String) -> (String, StatementArguments) {
+        func query(_ list: String, order: String?) -> (String, StatementArguments) {
+            let orderBy = order.map { " ORDER BY \($0)" } ?? ""
             // What is selected and what the orders read.
             let chosen = selected.components(separatedBy: ", ")
             let columns = (chosen + ["id", "next_up", "urgency", "importance", "duration", "due", "created"].filter { !chosen.contains($0) })
                 .joined(separator: ", ")
             if keepDone.isEmpty {
-                return ("SELECT \(selected) FROM task WHERE \(list) AND \(open)\(narrow) ORDER BY \(order)", narrowArguments)
+                return ("SELECT \(selected) FROM task WHERE \(list) AND \(open)\(narrow)\(orderBy)", narrowArguments)
             }
             return ("""
                 SELECT \(selected) FROM (SELECT \(columns) FROM task WHERE \(list) AND \(open)\(narrow)
-                UNION ALL SELECT \(columns) FROM task WHERE \(list) AND \(done)\(narrow)) ORDER BY \(order)
+                UNION ALL SELECT \(columns) FROM task WHERE \(list) AND \(done)\(narrow))\(orderBy)
                 """, narrowArguments + keep + narrowArguments)
         }
         let next = query("next_up IS NOT NULL", order: ListSQL.nextUpOrder)
-        let backlog = query("next_up IS NULL", order: ListSQL.backlogOrder(sort, nowMillis: nowMillis))
+        let backlog = query("next_up IS NULL", order: rankedInSQL ? ListSQL.backlogOrder(sort, nowMillis: nowMillis) : nil)
         return (next, backlog)
     }
 
-    /// Reads `id, title_fold, category` rows.
-    static func folded(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [FoldedTask] {
+    /// Reads rows of `id`, …, then `title_fold, category` from column `offset`.
+    static func folded(_ db: Database, _ sql: String, _ arguments: StatementArguments, at offset: Int) throws -> [FoldedTask] {
         var out: [FoldedTask] = []
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
             guard let id = TaskID(row[0] as String) else { continue }
-            out.append(FoldedTask(id: id, foldedTitle: row[1] ?? "", category: row[2]))
+            out.append(FoldedTask(id: id, foldedTitle: row[offset] ?? "", category: row[offset + 1]))
         }
         return out
     }
