@@ -73,23 +73,27 @@ struct ListCommand: ParsableCommand {
         return TaskStore.ListNarrowing(narrowing, today: FieldOptions.localToday())
     }
 
-    /// The human table of open tasks, each line written as its task is read
-    /// in the listing's order (no list of tasks is held), at most `limit`.
+    /// The human table of open tasks, each line made as its task is read (no
+    /// list of tasks is held), at most `limit`.
     static func showTable(_ store: TaskStore, sort: BacklogSort, narrowing: TaskStore.ListNarrowing, limit: Int?) throws {
         let width = Terminal.width()
+        var lines = try store.listed(sort: sort, narrowing: narrowing) { task in
+            var line: [UInt8] = []
+            TaskTable.appendLine(of: task, width: width, to: &line)
+            return line
+        }
+        if let limit, lines.count > limit { lines.removeLast(lines.count - limit) }
+        if lines.isEmpty { print("no tasks"); return }
         var out: [UInt8] = []
-        var shown = 0
-        try store.forEachListed(sort: sort, narrowing: narrowing) { task in
-            if shown == 0 { TaskTable.appendHeaderLine(width: width, to: &out) }
-            TaskTable.appendLine(of: task, width: width, to: &out)
-            shown += 1
+        TaskTable.appendHeaderLine(width: width, to: &out)
+        for line in lines {
+            out.append(contentsOf: line)
             if out.count >= 1 << 16 {
                 try Terminal.write(out)
                 out.removeAll(keepingCapacity: true)
             }
-            return limit.map { shown < $0 } ?? true
         }
-        if shown == 0 { print("no tasks") } else { try Terminal.write(out) }
+        try Terminal.write(out)
     }
 
     /// Tasks as `list` and `next` print them: a JSON array, or the table

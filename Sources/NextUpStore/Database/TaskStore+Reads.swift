@@ -73,33 +73,43 @@ extension TaskStore {
         }
     }
 
-    /// The open tasks of ``listIDs(sort:narrowing:keepDone:nowMillis:)``
-    /// for `sort` and `narrowing`, in its order (Next Up, then the Backlog),
-    /// each handed to `body` as it is read, holding only what the human table
-    /// shows (``tableFields``): no notes, no tags, no versions — never the base
-    /// of a write. `body` returns false to stop the listing.
-    public func forEachListed(sort: BacklogSort = .score, narrowing: ListNarrowing = ListNarrowing(), nowMillis: Int64? = nil,
-                              _ body: (TaskItem) throws -> Bool) throws {
+    /// The open tasks of ``listIDs(sort:narrowing:keepDone:nowMillis:)`` for
+    /// `sort` and `narrowing`, in its order (Next Up, then the Backlog ranked
+    /// by Core's ``TaskOrdering``), each made by `make` as it is read from a
+    /// task that holds only what the human table shows (``tableFields``): no
+    /// notes, no tags, no versions — never the base of a write.
+    public func listed<T>(sort: BacklogSort = .score, narrowing: ListNarrowing = ListNarrowing(), nowMillis: Int64? = nil,
+                          _ make: (TaskItem) throws -> T) throws -> [T] {
         let columns = "id, " + Self.tableFields.map { $0.spec!.column }.joined(separator: ", ")
-        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: [], nowMillis: nowMillis ?? clock.nowMillis(),
-                                      selecting: columns, scanned: true)
-        try database.read { db in
+        let now = nowMillis ?? clock.nowMillis()
+        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: [], nowMillis: now,
+                                      selecting: columns, scanned: true, rankedInSQL: false)
+        let kinds = Self.tableFields.map { ($0, $0.spec!.kind) }
+        return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
-            for (sql, arguments) in [next, backlog] {
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-                while let row = try rows.next() {
-                    guard let id = (row[0] as String?).flatMap(TaskID.init) else { continue }
-                    var task = TaskItem(id: id)
-                    Self.restore(Self.tableFields, of: &task, from: row, at: 1)
-                    guard try body(task) else { return }
-                }
+            var made: [T] = []
+            let rows = try Row.fetchCursor(db, sql: next.0, arguments: next.1)
+            while let row = try rows.next() {
+                guard let id = (row[0] as String?).flatMap(TaskID.init) else { continue }
+                var task = TaskItem(id: id)
+                Self.restore(kinds, of: &task, from: row, at: 1)
+                made.append(try make(task))
             }
+            var backlogMade: [T] = []
+            let ranked = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: now) { row, id in
+                var task = TaskItem(id: id)
+                Self.restore(kinds, of: &task, from: row, at: 1)
+                backlogMade.append(try make(task))
+            }
+            made.reserveCapacity(made.count + backlogMade.count)
+            for i in ranked.order { made.append(backlogMade[i]) }
+            return made
         }
     }
 
-    /// The fields ``forEachListed(sort:narrowing:nowMillis:_:)`` reads: what
-    /// the human table shows of an open task.
-    public static let tableFields: [TaskField] = [.title, .urgency, .importance, .duration, .category, .due, .nextUp, .created]
+    /// The fields ``listed(sort:narrowing:nowMillis:_:)`` reads: what the
+    /// human table shows of an open task (``rankFields`` first).
+    public static let tableFields: [TaskField] = rankFields + [.title, .category, .nextUp]
 
     /// The Next Up list, in the user's order, with `versions` of each task's
     /// field versions (``TaskFilter/Versions``).

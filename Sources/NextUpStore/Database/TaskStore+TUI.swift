@@ -42,8 +42,8 @@ extension TaskStore {
                                       selecting: "id, " + Self.rankColumns, rankedInSQL: false)
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
-            return (try Self.ids(db, next.0, next.1),
-                    try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: nowMillis) { _, id in id })
+            let ranked = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: nowMillis)
+            return (try Self.ids(db, next.0, next.1), ranked.order.map { ranked.tasks[$0].id })
         }
     }
 
@@ -79,10 +79,12 @@ extension TaskStore {
         let folded = Self.rankFields.count + 1
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
+            var titles: [(String, String?)] = []
+            let ranked = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: nowMillis) { row, _ in
+                titles.append((row[folded] ?? "", row[folded + 1]))
+            }
             return (try Self.folded(db, next.0, next.1, at: folded),
-                    try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: nowMillis) { row, id in
-                        FoldedTask(id: id, foldedTitle: row[folded] ?? "", category: row[folded + 1])
-                    })
+                    ranked.order.map { FoldedTask(id: ranked.tasks[$0].id, foldedTitle: titles[$0].0, category: titles[$0].1) })
         }
     }
 
@@ -90,32 +92,33 @@ extension TaskStore {
     static let rankFields: [TaskField] = [.urgency, .importance, .duration, .due, .created]
     static let rankColumns = rankFields.map { $0.spec!.column }.joined(separator: ", ")
 
-    /// The rows of `sql` (unordered; `id`, then ``rankFields``' columns, then
-    /// any others) in the Backlog's order for `sort`, each as `take` makes it
-    /// of the row and its id: ranked by Core's
-    /// ``TaskOrdering/order(_:by:nowMillis:where:)`` on tasks that hold only
-    /// those fields, which reads nothing else.
-    static func ranked<T>(_ db: Database, _ sql: String, _ arguments: StatementArguments, sort: BacklogSort, nowMillis: Int64,
-                          _ take: (Row, TaskID) -> T) throws -> [T] {
+    /// The rows of `sql` (unordered; `id`, then the columns of `fields`, which
+    /// hold ``rankFields``, then any others) as tasks of those fields, with
+    /// their order in the Backlog for `sort`: Core's
+    /// ``TaskOrdering/order(_:by:nowMillis:where:)``, which reads nothing
+    /// else. `each` sees every row read (with its id), in the tasks' order.
+    static func ranked(_ db: Database, _ sql: String, _ arguments: StatementArguments, fields: [TaskField] = rankFields,
+                       sort: BacklogSort, nowMillis: Int64,
+                       _ each: (Row, TaskID) throws -> Void = { _, _ in }) throws -> (tasks: [TaskItem], order: [Int]) {
+        let kinds = fields.map { ($0, $0.spec!.kind) }
         var tasks: [TaskItem] = []
-        var taken: [T] = []
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
             guard let id = (row[0] as String?).flatMap(TaskID.init) else { continue }
-            var task = TaskItem(id: id)
-            restore(rankFields, of: &task, from: row, at: 1)
-            tasks.append(task)
-            taken.append(take(row, id))
+            tasks.append(TaskItem(id: id))
+            restore(kinds, of: &tasks[tasks.count - 1], from: row, at: 1)
+            try each(row, id)
         }
-        return TaskOrdering.order(tasks, by: sort, nowMillis: nowMillis).map { taken[$0] }
+        return (tasks, TaskOrdering.order(tasks, by: sort, nowMillis: nowMillis))
     }
 
     /// Sets `fields` of `task` from the columns of `row` from `offset` on
-    /// (one column per field, in order), as the field table reads them.
-    static func restore(_ fields: [TaskField], of task: inout TaskItem, from row: Row, at offset: Int) {
-        for (i, field) in fields.enumerated() {
+    /// (one column per field, of its kind, in order), as the field table
+    /// reads them.
+    static func restore(_ fields: [(TaskField, FieldSpec.Kind)], of task: inout TaskItem, from row: Row, at offset: Int) {
+        for (i, (field, kind)) in fields.enumerated() {
             let value: FieldValue
-            switch field.spec!.kind {
+            switch kind {
             case .text: value = (row[offset + i] as String?).map(FieldValue.string) ?? .null
             case .integer: value = (row[offset + i] as Int64?).map(FieldValue.int) ?? .null
             case .boolean: value = (row[offset + i] as Int64?).map { FieldValue.bool($0 != 0) } ?? .null
