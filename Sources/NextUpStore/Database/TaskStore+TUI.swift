@@ -3,8 +3,8 @@ import GRDB
 import NextUpCore
 
 /// Reads for the terminal UI, which lists every open task but shows only the
-/// few dozen rows on screen: the lists are filtered by SQLite from the
-/// covering index, and only ids (and what ranks the Backlog) come back.
+/// few dozen rows on screen: the lists are ordered and filtered by SQLite,
+/// and only ids come back.
 extension TaskStore {
     /// What the UI's lists are narrowed to: a ``ListFilter`` (the one
     /// definition of the filter language) on the caller's local `today`.
@@ -28,22 +28,18 @@ extension TaskStore {
     /// still listed), narrowed by `narrowing`.
     ///
     /// Contract: the orders and filters are exactly ``TaskOrdering``'s,
-    /// ``TaskItem/isTBD`` and ``TextMatch``'s (``ListSQL`` generates the
-    /// filters from Core's definitions; the Backlog is ranked by
-    /// ``TaskOrdering/order(_:by:nowMillis:where:)`` itself, on the columns
-    /// it reads, ``rankFields``).
+    /// ``TaskItem/isTBD`` and ``TextMatch``'s (``ListSQL`` generates them from
+    /// Core's definitions).
     public func listIDs(
         sort: BacklogSort,
         narrowing: ListNarrowing = ListNarrowing(),
         keepDone: Set<TaskID> = [],
         nowMillis: Int64
     ) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis,
-                                      selecting: "id, " + Self.rankColumns, rankedInSQL: false)
+        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis, selecting: "id")
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
-            let ranked = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: nowMillis)
-            return (try Self.ids(db, next.0, next.1), ranked.order.map { ranked.tasks[$0].id })
+            return (try Self.ids(db, next.0, next.1), try Self.ids(db, backlog.0, backlog.1))
         }
     }
 
@@ -75,22 +71,15 @@ extension TaskStore {
         nowMillis: Int64
     ) throws -> (nextUp: [FoldedTask], backlog: [FoldedTask]) {
         let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis,
-                                      selecting: "id, " + Self.rankColumns + ", title_fold, category", rankedInSQL: false)
-        let folded = Self.rankFields.count + 1
+                                      selecting: "id, title_fold, category")
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
-            var titles: [(String, String?)] = []
-            let ranked = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: nowMillis) { row, _ in
-                titles.append((row[folded] ?? "", row[folded + 1]))
-            }
-            return (try Self.folded(db, next.0, next.1, at: folded),
-                    ranked.order.map { FoldedTask(id: ranked.tasks[$0].id, foldedTitle: titles[$0].0, category: titles[$0].1) })
+            return (try Self.folded(db, next.0, next.1, at: 1), try Self.folded(db, backlog.0, backlog.1, at: 1))
         }
     }
 
     /// What ``TaskOrdering``'s Backlog orders read of a task.
     static let rankFields: [TaskField] = [.urgency, .importance, .duration, .due, .created]
-    static let rankColumns = rankFields.map { $0.spec!.column }.joined(separator: ", ")
 
     /// The rows of `sql` (unordered; `id`, then the columns of `fields`, which
     /// hold ``rankFields``, then any others) as tasks of those fields, with
