@@ -96,13 +96,13 @@ extension TaskStore {
                 made.append(try make(task))
             }
             var backlogMade: [T] = []
-            let ranked = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: now) { row, id in
+            let order = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: now) { row, id in
                 var task = TaskItem(id: id)
                 Self.restore(kinds, of: &task, from: row, at: 1)
                 backlogMade.append(try make(task))
             }
             made.reserveCapacity(made.count + backlogMade.count)
-            for i in ranked.order { made.append(backlogMade[i]) }
+            for i in order { made.append(backlogMade[i]) }
             return made
         }
     }

@@ -74,22 +74,21 @@ extension TaskStore {
                                       selecting: "id, title_fold, category")
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
-            return (try Self.folded(db, next.0, next.1, at: 1), try Self.folded(db, backlog.0, backlog.1, at: 1))
+            return (try Self.folded(db, next.0, next.1), try Self.folded(db, backlog.0, backlog.1))
         }
     }
 
     /// What ``TaskOrdering``'s Backlog orders read of a task.
     static let rankFields: [TaskField] = [.urgency, .importance, .duration, .due, .created]
 
-    /// The rows of `sql` (unordered; `id`, then the columns of `fields`, which
-    /// hold ``rankFields``, then any others) as tasks of those fields, with
-    /// their order in the Backlog for `sort`: Core's
-    /// ``TaskOrdering/order(_:by:nowMillis:where:)``, which reads nothing
-    /// else. `each` sees every row read (with its id), in the tasks' order.
-    static func ranked(_ db: Database, _ sql: String, _ arguments: StatementArguments, fields: [TaskField] = rankFields,
-                       sort: BacklogSort, nowMillis: Int64,
-                       _ each: (Row, TaskID) throws -> Void = { _, _ in }) throws -> (tasks: [TaskItem], order: [Int]) {
-        let kinds = fields.map { ($0, $0.spec!.kind) }
+    /// The order in the Backlog for `sort` of the rows of `sql` (unordered;
+    /// `id`, then the columns of ``rankFields``, then any others), as
+    /// positions in the order they were read: Core's
+    /// ``TaskOrdering/order(_:by:nowMillis:where:)`` on tasks that hold only
+    /// those fields, which it reads alone. `each` sees every row, with its id.
+    static func ranked(_ db: Database, _ sql: String, _ arguments: StatementArguments, sort: BacklogSort, nowMillis: Int64,
+                       _ each: (Row, TaskID) throws -> Void) throws -> [Int] {
+        let kinds = rankFields.map { ($0, $0.spec!.kind) }
         var tasks: [TaskItem] = []
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
@@ -98,7 +97,7 @@ extension TaskStore {
             restore(kinds, of: &tasks[tasks.count - 1], from: row, at: 1)
             try each(row, id)
         }
-        return (tasks, TaskOrdering.order(tasks, by: sort, nowMillis: nowMillis))
+        return TaskOrdering.order(tasks, by: sort, nowMillis: nowMillis)
     }
 
     /// Sets `fields` of `task` from the columns of `row` from `offset` on
@@ -150,10 +149,7 @@ extension TaskStore {
         let keep: StatementArguments = ["[" + keepDone.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"]
         func query(_ list: String, order: String?) -> (String, StatementArguments) {
             let orderBy = order.map { " ORDER BY \($0)" } ?? ""
-            // What is selected and what the orders read.
-            let chosen = selected.components(separatedBy: ", ")
-            let columns = (chosen + ["id", "next_up", "urgency", "importance", "duration", "due", "created"].filter { !chosen.contains($0) })
-                .joined(separator: ", ")
+            let columns = "id, next_up, urgency, importance, duration, category, due, created, title_fold"
             if keepDone.isEmpty {
                 return ("SELECT \(selected) FROM task WHERE \(list) AND \(open)\(narrow)\(orderBy)", narrowArguments)
             }
@@ -167,13 +163,13 @@ extension TaskStore {
         return (next, backlog)
     }
 
-    /// Reads rows of `id`, …, then `title_fold, category` from column `offset`.
-    static func folded(_ db: Database, _ sql: String, _ arguments: StatementArguments, at offset: Int) throws -> [FoldedTask] {
+    /// Reads `id, title_fold, category` rows.
+    static func folded(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [FoldedTask] {
         var out: [FoldedTask] = []
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
             guard let id = TaskID(row[0] as String) else { continue }
-            out.append(FoldedTask(id: id, foldedTitle: row[offset] ?? "", category: row[offset + 1]))
+            out.append(FoldedTask(id: id, foldedTitle: row[1] ?? "", category: row[2]))
         }
         return out
     }
