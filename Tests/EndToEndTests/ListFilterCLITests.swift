@@ -7,7 +7,9 @@ import Testing
     let scratch = Scratch()
     var nextup: NextupProcess { NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("store").path]) }
 
-    func titles(_ args: String...) throws -> [String] {
+    func titles(_ args: String...) throws -> [String] { try titles(args) }
+
+    func titles(_ args: [String]) throws -> [String] {
         let r = try nextup.run(["list", "--json"] + args)
         #expect(r.status == 0, "\(r)")
         let list = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
@@ -30,6 +32,30 @@ import Testing
         #expect(try titles("--sort", "duration") == ["Bank", "Rent", "Taxes", "Essay"])
         #expect(try titles("--sort", "due", "--limit", "2") == ["Bank", "Taxes"])
         #expect(try titles("--filter", "cat:Admin", "--sort", "due", "--limit", "1") == ["Bank"])
+    }
+
+    /// The human table (read and written a task at a time) lists what
+    /// `--json` lists, in the same order, for every way of narrowing it.
+    @Test func theTableListsWhatJSONLists() throws {
+        _ = try nextup.run("add", "Essay", "--category", "Deep Work", "--urgency", "urgent", "--due", "2030-05-01", "--tag", "pen")
+        _ = try nextup.run("add", "Rent", "--category", "Admin", "--urgency", "urgent", "--importance", "2", "--duration", "10m")
+        _ = try nextup.run("add", "Taxes", "--category", "Admin", "--due", "2020-01-01", "--duration", "3h", "--tag", "pen")
+        _ = try nextup.run("add", "Bank", "--category", "Admin", "--next")
+        for args in [[], ["--sort", "due"], ["--limit", "2"], ["--tbd"], ["--category", "admin"], ["--tag", "PEN"],
+                     ["--filter", "cat:Admin", "--category", "Deep Work"], ["--filter", "+pen", "--tag", "pen", "--sort", "created"],
+                     ["--filter", "is:urgent", "--category", "admin"]] {
+            let want = try titles(args)
+            let r = try nextup.run(["list"] + args)
+            #expect(r.status == 0, "\(r)")
+            let lines = r.stdout.split(separator: "\n").map(String.init)
+            if want.isEmpty {
+                #expect(lines == ["no tasks"], "\(args)")
+                continue
+            }
+            #expect(lines.first?.hasSuffix("TITLE") == true, "\(args)")
+            #expect(lines.count == want.count + 1, "\(args): \(lines)")
+            for (line, title) in zip(lines.dropFirst(), want) { #expect(line.hasSuffix("  " + title), "\(args): \(line)") }
+        }
     }
 
     @Test func badFiltersSortsAndLimitsAreOneLineUsageErrors() throws {

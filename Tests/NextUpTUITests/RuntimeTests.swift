@@ -106,10 +106,11 @@ import NextUpCore
         func nowMillis() -> Int64 { millis }
     }
 
-    /// SQLite writes a new WAL's header before the transaction's frames, and
-    /// that first write is what wakes the watcher: a store change that shows
-    /// nothing yet is read once more a moment later, not at the next signal.
-    @Test func aStoreChangeThatShowsNothingYetIsReadOnceMoreAMomentLater() {
+    /// A writer's first file event (opening the store, a new WAL's header)
+    /// wakes the watcher before its commit, which may follow a sync to disk:
+    /// a store change that shows nothing yet is read again every moment until
+    /// it shows, not only at the watcher's next signal.
+    @Test func aStoreChangeThatShowsNothingYetIsReadAgainUntilItShows() {
         let backend = MemoryBackend()
         let id = backend.add("Shared task")
         let clock = SteppingClock()
@@ -117,7 +118,11 @@ import NextUpCore
         let rt = AppRuntime(state: AppState(), backend: backend, screen: screen, clock: clock)
         rt.start()
         rt.handle([.storeChanged])
-        #expect(rt.nextDeadline <= Int(AppRuntime.recheckMillis))
+        for _ in 0..<3 {
+            #expect(rt.nextDeadline <= Int(AppRuntime.recheckMillis))
+            clock.millis += AppRuntime.recheckMillis
+            rt.handle([.tick])
+        }
         backend.edit(id, .title, .string("Committed a moment later"))
         clock.millis += AppRuntime.recheckMillis - 1
         rt.handle([.tick])
@@ -125,7 +130,24 @@ import NextUpCore
         clock.millis += 1
         rt.handle([.tick])
         #expect(screen.lastFrame!.text.joined().contains("Committed a moment later"))
-        #expect(rt.nextDeadline > Int(AppRuntime.recheckMillis), "read once more, not polled")
+        #expect(rt.nextDeadline > Int(AppRuntime.recheckMillis), "shown: no more reading")
+    }
+
+    @Test func aStoreChangeThatNeverShowsIsReadAgainOnlyForAWhile() {
+        let backend = CountingBackend(MemoryBackend())
+        backend.inner.add("One")
+        let clock = SteppingClock()
+        let rt = AppRuntime(state: AppState(), backend: backend, screen: FakeScreen(width: 80, height: 24), clock: clock)
+        rt.start()
+        rt.handle([.storeChanged])
+        var reads = 0
+        while rt.nextDeadline <= Int(AppRuntime.recheckMillis), reads < 1_000 {
+            clock.millis += AppRuntime.recheckMillis
+            rt.handle([.tick])
+            reads += 1
+        }
+        #expect(reads == Int(AppRuntime.recheckForMillis / AppRuntime.recheckMillis))
+        #expect(backend.rowsRequested == 1, "nothing moved: no reload")
     }
 
     @Test func nothingChangedMeansNoReload() {

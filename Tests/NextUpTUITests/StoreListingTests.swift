@@ -47,6 +47,30 @@ import NextUpStore
         #expect(listed.backlog == TaskOrdering.backlog(all, by: sort, nowMillis: Fixture.now).map(\.id))
     }
 
+    /// `list`'s table, read a task at a time: Core's order and filter, and
+    /// each task's table fields as stored.
+    @Test(arguments: BacklogSort.allCases)
+    func tableListingIsCoresListingWithTheTablesFields(sort: BacklogSort) throws {
+        let folder = Folder()
+        let store = try randomStore(folder, count: 300, seed: 13)
+        let all = try store.allTasks()
+        let byID = Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0) })
+        let today = DueDate(epochDay: Fixture.now / 86_400_000)
+        for query in ["", "straße", "cat:admin", "is:tbd due:week", "is:next"] {
+            let filter = try ListFilter.parse(query)
+            let listed = try store.listed(sort: sort, narrowing: TaskStore.ListNarrowing(filter, today: today), nowMillis: Fixture.now) { $0 }
+            let want = (TaskOrdering.nextUp(all) + TaskOrdering.backlog(all, by: sort, nowMillis: Fixture.now))
+                .filter { filter.matches($0, today: today) }
+            #expect(listed.map(\.id) == want.map(\.id), "\(query)")
+            for task in listed {
+                for field in TaskStore.tableFields {
+                    #expect(task.value(of: field) == byID[task.id]!.value(of: field), "\(field)")
+                }
+                #expect(task.notes.isEmpty && task.versions.isEmpty)
+            }
+        }
+    }
+
     @Test func narrowingMatchesTheFilterAndKeptDoneTasksStay() throws {
         let folder = Folder()
         let store = try randomStore(folder, count: 300, seed: 11)

@@ -33,6 +33,9 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let scope: TaskFilter.Scope = all ? .all : done ? .done : deleted ? .deleted : tbd ? .tbd : .open
         let context = try CommandContext.open(global)
+        if !json, scope == .open || scope == .tbd, let narrowing = try tableNarrowing(tbd: scope == .tbd) {
+            return try Self.showTable(context.store, sort: sort ?? .score, narrowing: narrowing, limit: limit)
+        }
         // The table shows no versions; JSON's `modified` is the newest of them.
         var tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag), versions: json ? .newest : .none))
         if let filter {
@@ -51,6 +54,46 @@ struct ListCommand: ParsableCommand {
         }
         if let limit { tasks = Array(tasks.prefix(limit)) }
         try Self.show(tasks, json: json, empty: "no tasks")
+    }
+
+    /// The terms of this listing of open tasks as one filter; nil when
+    /// `--category` or `--tag` meets the same term in `--filter` (both must
+    /// hold, which one filter cannot say).
+    private func tableNarrowing(tbd: Bool) throws -> TaskStore.ListNarrowing? {
+        var narrowing = try filter.map(ListFilter.parse) ?? ListFilter()
+        narrowing.tbdOnly = narrowing.tbdOnly || tbd
+        if let category {
+            if narrowing.category != nil { return nil }
+            narrowing.category = category
+        }
+        if let tag {
+            if narrowing.tag != nil { return nil }
+            narrowing.tag = try TaskText.tag(tag)
+        }
+        return TaskStore.ListNarrowing(narrowing, today: FieldOptions.localToday())
+    }
+
+    /// The human table of open tasks, each line made as its task is read (no
+    /// list of tasks is held), at most `limit`.
+    static func showTable(_ store: TaskStore, sort: BacklogSort, narrowing: TaskStore.ListNarrowing, limit: Int?) throws {
+        let width = Terminal.width()
+        var lines = try store.listed(sort: sort, narrowing: narrowing) { task in
+            var line: [UInt8] = []
+            TaskTable.appendLine(of: task, width: width, to: &line)
+            return line
+        }
+        if let limit, lines.count > limit { lines.removeLast(lines.count - limit) }
+        if lines.isEmpty { print("no tasks"); return }
+        var out: [UInt8] = []
+        TaskTable.appendHeaderLine(width: width, to: &out)
+        for line in lines {
+            out.append(contentsOf: line)
+            if out.count >= 1 << 16 {
+                try Terminal.write(out)
+                out.removeAll(keepingCapacity: true)
+            }
+        }
+        try Terminal.write(out)
     }
 
     /// Tasks as `list` and `next` print them: a JSON array, or the table

@@ -15,13 +15,22 @@ enum TaskTable {
     static func text(_ tasks: [TaskItem], width: Int?) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(100 * (tasks.count + 1))
+        appendHeaderLine(width: width, to: &out)
+        for i in tasks.indices { appendLine(of: tasks[i], width: width, to: &out) }
+        return out
+    }
+
+    /// The header line, ending in a newline, appended to `out`.
+    static func appendHeaderLine(width: Int?, to out: inout [UInt8]) {
         appendHeader(width: width, to: &out)
         out.append(UInt8(ascii: "\n"))
-        for i in tasks.indices {
-            appendLine(tasks[i], width: width, to: &out)
-            out.append(UInt8(ascii: "\n"))
-        }
-        return out
+    }
+
+    /// The line of `t`, ending in a newline, appended to `out`: for a table
+    /// written as its tasks are read.
+    static func appendLine(of t: TaskItem, width: Int?, to out: inout [UInt8]) {
+        appendLine(t, width: width, to: &out)
+        out.append(UInt8(ascii: "\n"))
     }
 
     static func header(width: Int?) -> String {

@@ -75,6 +75,44 @@ extension TaskStore {
         }
     }
 
+    /// The open tasks of ``listIDs(sort:narrowing:keepDone:nowMillis:)`` for
+    /// `sort` and `narrowing`, in its order (Next Up, then the Backlog ranked
+    /// by Core's ``TaskOrdering``), each made by `make` as it is read from a
+    /// task that holds only what the human table shows (``tableFields``): no
+    /// notes, no tags, no versions — never the base of a write.
+    public func listed<T>(sort: BacklogSort = .score, narrowing: ListNarrowing = ListNarrowing(), nowMillis: Int64? = nil,
+                          _ make: (TaskItem) throws -> T) throws -> [T] {
+        let columns = "id, " + Self.tableFields.map { $0.spec!.column }.joined(separator: ", ")
+        let now = nowMillis ?? clock.nowMillis()
+        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: [], nowMillis: now,
+                                      selecting: columns, scanned: true, rankedInSQL: false)
+        let kinds = Self.tableFields.map { ($0, $0.spec!.kind) }
+        return try database.read { db in
+            if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
+            var made: [T] = []
+            let rows = try Row.fetchCursor(db, sql: next.0, arguments: next.1)
+            while let row = try rows.next() {
+                guard let id = (row[0] as String?).flatMap(TaskID.init) else { continue }
+                var task = TaskItem(id: id)
+                Self.restore(kinds, of: &task, from: row, at: 1)
+                made.append(try make(task))
+            }
+            var backlogMade: [T] = []
+            let order = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: now) { row, id in
+                var task = TaskItem(id: id)
+                Self.restore(kinds, of: &task, from: row, at: 1)
+                backlogMade.append(try make(task))
+            }
+            made.reserveCapacity(made.count + backlogMade.count)
+            for i in order { made.append(backlogMade[i]) }
+            return made
+        }
+    }
+
+    /// The fields ``listed(sort:narrowing:nowMillis:_:)`` reads: what the
+    /// human table shows of an open task (``rankFields`` first).
+    public static let tableFields: [TaskField] = rankFields + [.title, .category, .nextUp]
+
     /// The Next Up list, in the user's order, with `versions` of each task's
     /// field versions (``TaskFilter/Versions``).
     public func nextUp(versions: TaskFilter.Versions = .all) throws -> [TaskItem] { try tasks(TaskFilter(scope: .nextUp, versions: versions)) }

@@ -36,7 +36,7 @@ extension TaskStore {
         keepDone: Set<TaskID> = [],
         nowMillis: Int64
     ) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis, foldedTitles: false)
+        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis, selecting: "id")
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
             return (try Self.ids(db, next.0, next.1), try Self.ids(db, backlog.0, backlog.1))
@@ -70,17 +70,60 @@ extension TaskStore {
         keepDone: Set<TaskID> = [],
         nowMillis: Int64
     ) throws -> (nextUp: [FoldedTask], backlog: [FoldedTask]) {
-        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis, foldedTitles: true)
+        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis,
+                                      selecting: "id, title_fold, category")
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
             return (try Self.folded(db, next.0, next.1), try Self.folded(db, backlog.0, backlog.1))
         }
     }
 
-    /// The two lists' queries (Next Up, Backlog), selecting `id` or, with
-    /// `foldedTitles`, `id, title_fold, category`.
-    private func queries(
-        sort: BacklogSort, narrowing: ListNarrowing, keepDone: Set<TaskID>, nowMillis: Int64, foldedTitles: Bool
+    /// What ``TaskOrdering``'s Backlog orders read of a task.
+    static let rankFields: [TaskField] = [.urgency, .importance, .duration, .due, .created]
+
+    /// The order in the Backlog for `sort` of the rows of `sql` (unordered;
+    /// `id`, then the columns of ``rankFields``, then any others), as
+    /// positions in the order they were read: Core's
+    /// ``TaskOrdering/order(_:by:nowMillis:where:)`` on tasks that hold only
+    /// those fields, which it reads alone. `each` sees every row, with its id.
+    static func ranked(_ db: Database, _ sql: String, _ arguments: StatementArguments, sort: BacklogSort, nowMillis: Int64,
+                       _ each: (Row, TaskID) throws -> Void) throws -> [Int] {
+        let kinds = rankFields.map { ($0, $0.spec!.kind) }
+        var tasks: [TaskItem] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            guard let id = (row[0] as String?).flatMap(TaskID.init) else { continue }
+            tasks.append(TaskItem(id: id))
+            restore(kinds, of: &tasks[tasks.count - 1], from: row, at: 1)
+            try each(row, id)
+        }
+        return TaskOrdering.order(tasks, by: sort, nowMillis: nowMillis)
+    }
+
+    /// Sets `fields` of `task` from the columns of `row` from `offset` on
+    /// (one column per field, of its kind, in order), as the field table
+    /// reads them.
+    static func restore(_ fields: [(TaskField, FieldSpec.Kind)], of task: inout TaskItem, from row: Row, at offset: Int) {
+        for (i, (field, kind)) in fields.enumerated() {
+            let value: FieldValue
+            switch kind {
+            case .text: value = (row[offset + i] as String?).map(FieldValue.string) ?? .null
+            case .integer: value = (row[offset + i] as Int64?).map(FieldValue.int) ?? .null
+            case .boolean: value = (row[offset + i] as Int64?).map { FieldValue.bool($0 != 0) } ?? .null
+            }
+            task.restore(field, to: value)
+        }
+    }
+
+    /// The two lists' queries (Next Up, Backlog), selecting `selected`
+    /// (columns of the `task` table). With `scanned`, open tasks are read by
+    /// a scan of the table (``ListSQL/openScanned``), for columns the
+    /// covering index does not hold.
+    /// With `rankedInSQL` false, the Backlog's query is not ordered (its
+    /// caller ranks it).
+    func queries(
+        sort: BacklogSort, narrowing: ListNarrowing, keepDone: Set<TaskID>, nowMillis: Int64, selecting selected: String,
+        scanned: Bool = false, rankedInSQL: Bool = true
     ) -> (next: (String, StatementArguments), backlog: (String, StatementArguments)) {
         var narrow = ""
         var narrowArguments: StatementArguments = []
@@ -101,22 +144,22 @@ extension TaskStore {
         for word in narrowing.filter.words where !word.isEmpty { and(ListSQL.title(contains: word)) }
         // Open tasks come from the partial covering index `task_list`; the few
         // kept done ones are looked up by id.
-        let open = ListSQL.open
+        let open = scanned ? ListSQL.openScanned : ListSQL.open
         let done = "id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND completed_at IS NOT NULL"
         let keep: StatementArguments = ["[" + keepDone.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"]
-        let selected = foldedTitles ? "id, title_fold, category" : "id"
-        func query(_ list: String, order: String) -> (String, StatementArguments) {
+        func query(_ list: String, order: String?) -> (String, StatementArguments) {
+            let orderBy = order.map { " ORDER BY \($0)" } ?? ""
             let columns = "id, next_up, urgency, importance, duration, category, due, created, title_fold"
             if keepDone.isEmpty {
-                return ("SELECT \(selected) FROM task WHERE \(list) AND \(open)\(narrow) ORDER BY \(order)", narrowArguments)
+                return ("SELECT \(selected) FROM task WHERE \(list) AND \(open)\(narrow)\(orderBy)", narrowArguments)
             }
             return ("""
                 SELECT \(selected) FROM (SELECT \(columns) FROM task WHERE \(list) AND \(open)\(narrow)
-                UNION ALL SELECT \(columns) FROM task WHERE \(list) AND \(done)\(narrow)) ORDER BY \(order)
+                UNION ALL SELECT \(columns) FROM task WHERE \(list) AND \(done)\(narrow))\(orderBy)
                 """, narrowArguments + keep + narrowArguments)
         }
         let next = query("next_up IS NOT NULL", order: ListSQL.nextUpOrder)
-        let backlog = query("next_up IS NULL", order: ListSQL.backlogOrder(sort, nowMillis: nowMillis))
+        let backlog = query("next_up IS NULL", order: rankedInSQL ? ListSQL.backlogOrder(sort, nowMillis: nowMillis) : nil)
         return (next, backlog)
     }
 

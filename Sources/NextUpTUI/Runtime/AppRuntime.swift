@@ -26,11 +26,14 @@ public final class AppRuntime {
     public var startProblems: [String] = []
     private var lastToken: Int?
     private var needsReload = false
-    /// When to read the change token once more after a store change it did
-    /// not show: SQLite writes a new WAL's header some milliseconds before
-    /// the transaction's frames, and that first write wakes the watcher.
-    private var recheckAt: Int64?
+    /// After a store change the change token did not show yet: when to read
+    /// the token next, and until when to keep reading it. A writer's first
+    /// file event (opening the store, a new WAL's header) comes before its
+    /// commit, which may follow after a sync to disk; the watcher signals the
+    /// first event of a burst at once and the rest only after a quiet period.
+    private var recheck: (at: Int64, until: Int64)?
     static let recheckMillis: Int64 = 20
+    static let recheckForMillis: Int64 = 1_000
     /// Set while the store folder cannot be watched: ticks check the store.
     private var watchProblem: String?
 
@@ -89,7 +92,12 @@ public final class AppRuntime {
             send(.resize(cols: w, rows: h))
             screen.redrawAll()
         case .storeChanged:
-            if !reloadIfTheStoreMoved() { recheckAt = recheckAt ?? clock.nowMillis() + Self.recheckMillis }
+            if reloadIfTheStoreMoved() {
+                recheck = nil
+            } else {
+                let now = clock.nowMillis()
+                recheck = (recheck?.at ?? now + Self.recheckMillis, now + Self.recheckForMillis)
+            }
         case .peerFolderChanged:
             if let sync { send(.syncStatus(sync.display())) }
         case .syncFinished(let changedStore):
@@ -110,7 +118,9 @@ public final class AppRuntime {
             send(.tick(nowMillis: now))
             let offset = utcOffset(now)
             if offset != state.utcOffsetSeconds { send(.timeZone(utcOffsetSeconds: offset)) }
-            if let at = recheckAt, now >= at { recheckAt = nil; reloadIfTheStoreMoved() }
+            if let r = recheck, now >= r.at {
+                recheck = reloadIfTheStoreMoved() || now >= r.until ? nil : (now + Self.recheckMillis, r.until)
+            }
             if watchProblem != nil { reloadIfTheStoreMoved() }
         }
     }
@@ -143,7 +153,7 @@ public final class AppRuntime {
         for until in state.highlights.values { wait = min(wait, until - now) }
         for until in state.keepDoneUntil.values { wait = min(wait, until - now) }
         if let m = state.message { wait = min(wait, m.untilMillis - now) }
-        if let at = recheckAt { wait = min(wait, at - clock.nowMillis()) }
+        if let r = recheck { wait = min(wait, r.at - clock.nowMillis()) }
         return Int(max(10, wait))
     }
 
