@@ -25,9 +25,21 @@ struct DoctorCommand: ParsableCommand {
             print("problem: \(problem)")
             throw ExitCode.failure
         }
-        let context = try CommandContext.open(global, environment: environment)
+        let context: CommandContext
+        do {
+            context = try CommandContext.open(global, environment: environment)
+        } catch StoreError.damaged(let path) {
+            print(TerminalWidth.fit("database:", to: 15) + path)
+            print("problem: \(StoreError.damaged(path: path))")
+            throw ExitCode.failure
+        }
         let store = context.store
         var problems: [String] = []
+        if let damage = store.damage() {
+            print(TerminalWidth.fit("database:", to: 15) + store.location.databaseURL.path)
+            print("problem: \(damage)")
+            throw ExitCode.failure
+        }
 
         func mode(_ path: String) -> Int? {
             (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? nil
@@ -78,7 +90,7 @@ struct DoctorCommand: ParsableCommand {
         }
 
         let rows: [(String, String)] = [
-            ("store", "\(folder) (mode \(octal(folderMode)))"),
+            ("store", "\(folder) (mode \(octal(folderMode)))" + (store.readOnlyReason.map { "; read only: \($0)" } ?? "")),
             ("database", "\(db) (\(size / 1024) KiB)"),
             ("schema", "\(try store.schemaVersion()) (this nextup knows up to \(StoreSchema.currentVersion))"),
             ("replica", try store.replicaID().rawValue),
