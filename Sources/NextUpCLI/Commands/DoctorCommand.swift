@@ -61,6 +61,13 @@ struct DoctorCommand: ParsableCommand {
         let configState = FileManager.default.fileExists(atPath: configURL.path) ? "found" : "not found, using defaults"
         problems += KeyMap.defaults.applying(context.config.keys).problems.map { "config file \(configURL.path): \($0)" }
 
+        let me = try store.replicaID()
+        for (replica, ahead) in try store.replicasAhead(now: SystemClock().nowMillis()) {
+            let who = replica == me ? "this machine (replica \(replica.rawValue.prefix(8)))" : "replica \(replica.rawValue.prefix(8))"
+            problems.append("\(who) wrote changes \(SyncReport.duration(ahead)) ahead of this machine's clock: its clock runs ahead "
+                            + "(or this one's is behind); fix that clock — its changes to those tasks win over later ones until then")
+        }
+
         var peerLine = "not set"
         if let peer = context.peerFolder {
             var isDir: ObjCBool = false

@@ -14,6 +14,10 @@ extension TaskStore {
         /// With `overwrite`: each field replaced although the store's value
         /// was newer (task, field, the value it had).
         public var overwritten: [(task: TaskID, field: TaskField, was: FieldValue)] = []
+        /// How far the file's newest version (or `modified`) lies ahead of
+        /// this machine's clock, when beyond ``HybridClock/skewTolerance``:
+        /// written by a clock that runs ahead (imported all the same).
+        public var aheadMillis: Int64?
 
         public static func == (a: ImportSummary, b: ImportSummary) -> Bool {
             a.created == b.created && a.updated == b.updated && a.unchanged == b.unchanged && a.kept == b.kept
@@ -162,6 +166,8 @@ extension TaskStore {
             }
             try Self.buildTaskIndexes(db, dropped)
             try UndoJournal.recordImport(journal, at: session.now, db)
+            let newest = plans.lazy.flatMap { plan in plan.versions.values.map(\.timestamp) + (plan.modified.map { [HybridTimestamp(millis: $0)] } ?? []) }.max()
+            summary.aheadMillis = newest.flatMap { HybridClock.skew(of: $0, now: session.now) }
             return summary
         }
     }
