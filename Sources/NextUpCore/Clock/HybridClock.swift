@@ -75,12 +75,15 @@ public struct HybridClock: Sendable, Equatable {
         return HybridTimestamp(millis: max(0, limit), counter: 0xFFFF)
     }
 
-    /// This clock as it may stand at physical time `now`: one carried
-    /// further ahead (by a version a clock ahead wrote, before the limit
-    /// existed) is brought back to ``limit(now:)``. Every local version is
-    /// still made greater than every version of the task it is on.
+    /// This clock as it may stand at physical time `now`: one carried more
+    /// than ``skewTolerance`` ahead (by a version a clock ahead wrote, before
+    /// ``observe(_:now:)`` existed — its own ticks never get that far) is
+    /// brought back to ``limit(now:)``; one beyond the sane future is left
+    /// as it is, for the store's repair when it opens. Every local version
+    /// is still made greater than every version of the task it is on.
     public func reined(now: Int64) -> HybridClock {
-        HybridClock(last: min(last, Self.limit(now: now)))
+        guard Self.skew(of: last, now: now) != nil, !Self.isBeyondSaneFuture(last, now: now) else { return self }
+        return HybridClock(last: Self.limit(now: now))
     }
 
     /// Milliseconds by which `remote` is ahead of physical time `now`, when that
