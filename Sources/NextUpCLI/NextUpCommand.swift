@@ -14,6 +14,7 @@ public struct NextUpCommand: ParsableCommand {
             AddCommand.self, ListCommand.self, NextCommand.self, ShowCommand.self, EditCommand.self,
             DoneCommand.self, UndoneCommand.self, DeleteCommand.self, RestoreCommand.self, UndoCommand.self,
             CountCommand.self, ExportCommand.self, ImportCommand.self, DoctorCommand.self, SyncCommand.self,
+            RecoverCommand.self,
             VdirMergeCommand.self,
         ]
     )
@@ -44,6 +45,10 @@ public enum NextUpMain {
         } catch let error as ExitCode {
             return error.rawValue
         } catch {
+            if let plain = StoreError.plain(error) {
+                Terminal.printError("nextup: \(plain.line)")
+                return plain.exitCode
+            }
             let code = NextUpCommand.exitCode(for: error)
             if code == .success {
                 print(NextUpCommand.fullMessage(for: error))

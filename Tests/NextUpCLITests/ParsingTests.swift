@@ -35,6 +35,14 @@ import Testing
         #expect(throws: (any Error).self) { try NextUpCommand.parseAsRoot(["list", "--done", "--deleted"]) }
     }
 
+    @Test func recoverTakesAnOptionalExport() throws {
+        let bare = try #require(try NextUpCommand.parseAsRoot(["recover"]) as? RecoverCommand)
+        #expect(bare.from == nil)
+        let from = try #require(try NextUpCommand.parseAsRoot(["recover", "--from", "backup.json"]) as? RecoverCommand)
+        #expect(from.from == "backup.json")
+        #expect(throws: (any Error).self) { try NextUpCommand.parseAsRoot(["recover", "extra"]) }
+    }
+
     @Test func everyDesignCommandExists() throws {
         for name in ["add", "list", "next", "show", "edit", "done", "undone", "delete", "restore", "count", "export", "import", "doctor"] {
             #expect(NextUpCommand.configuration.subcommands.contains { $0.configuration.commandName == name }, "\(name)")

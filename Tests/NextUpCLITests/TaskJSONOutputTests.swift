@@ -49,6 +49,7 @@ import Testing
                 "importance" : 3,
                 "modified" : "2023-11-14T22:13:20.500Z",
                 "next_up" : true,
+                "next_up_key" : "V",
                 "notes" : "two\\nlines",
                 "source" : null,
                 "tags" : [

@@ -25,6 +25,9 @@ import Testing
             _ = try store.mergeRemote([FieldChange(task: id, field: .title, value: .string("poisoned"),
                                                    version: Version(timestamp: poisoned, replica: stranger))],
                                       state: ["sync.cursor.nextup-x.log": "{}", "sync.own-log": "{}"])
+            try store.database.write { db in
+                try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock'", arguments: [String(poisoned.rawValue)])
+            }
             // …then stamped a local edit with that clock (this must not trap).
             #expect(try store.edit(id, set: [(.notes, .string("written with the poisoned clock"))]).changes.count == 1)
         }

@@ -4,6 +4,9 @@
 Two, then three Syncthing instances on 127.0.0.1 (tests/syncthing/cluster.py),
 a nextup replica with `sync --watch` behind each, and the scenarios of issue 15:
 
+  first-setup   the second machine starts `sync --watch` on its empty folder
+                before Syncthing brought the first one's files: two markers
+                meet, and both machines converge with no manual step (issue 31);
   concurrent    adds and edits of the same tasks on every replica while
                 Syncthing moves files: the same field, different fields, delete
                 against edit, tags, Next Up reordering; then every store exports
@@ -430,6 +433,52 @@ def scenario_copied_store(cluster, results):
           f"{len(others)} bystander(s) agree", flush=True)
 
 
+def scenario_first_setup(cluster, results):
+    """Issue 31: the second machine starts `sync --watch` on its still empty
+    folder before Syncthing has brought the first machine's files, so each
+    writes a folder marker; Syncthing keeps one and makes a conflict copy of
+    the other. Both must converge with no manual step, and keep converging."""
+    a, b = cluster.replicas[0], cluster.replicas[1]
+    b.syncthing.pause_folder(True)  # A's files are not on B yet
+    from_a = a.run("add", "made on A first").stdout.strip()
+    a.run("sync")
+    a.start_watch()
+    b.start_watch()
+    marker_a, marker_b = (os.path.join(r.syncthing.folder, "nextup-folder.id") for r in (a, b))
+    wait_for(f"{b.name}'s sync --watch to make its own marker", lambda: os.path.exists(marker_b), 30)
+    from_b = b.run("add", "made on B before A's files came").stdout.strip()
+    with open(marker_a, "rb") as fa, open(marker_b, "rb") as fb:
+        check(fa.read() != fb.read(), "the two machines should have made two markers")
+    b.syncthing.pause_folder(False)
+    cluster.wait_connected()
+    tasks = settle(cluster, "first setup, two markers", results)
+    check(from_a in tasks and from_b in tasks, "a task made before the folders met is missing")
+    copies = [n for st in cluster.instances for n in os.listdir(st.folder)
+              if n.startswith("nextup-folder.") and ".sync-conflict-" in n]
+    check(copies, "Syncthing made no conflict copy of the marker: the scenario did not happen")
+    # They keep converging, the marker's conflict copy still in the folders.
+    writes = Writes()
+    eds = [Editor(a, 0, writes, [from_a, from_b], random.Random(31)),
+           Editor(b, 1, writes, [from_a, from_b], random.Random(32))]
+    for k in range(8):
+        eds[k % 2].edit_field([from_a, from_b][k % 2 ^ 1], ["title", "notes"][k // 2 % 2])
+    for ed in eds:
+        check(not ed.failures, "; ".join(ed.failures))
+    tasks = settle(cluster, "edits after the first setup", results)
+    checked = writes.verify(tasks)
+    for r in (a, b):
+        check("looks unmounted or replaced" not in r.tail_watch_log(200),
+              f"{r.name} refused the folder: {r.tail_watch_log()}")
+        doctor = r.run("doctor", check=False)
+        check(doctor.returncode == 0, f"{r.name}: doctor found problems: {doctor.stdout}")
+    with open(marker_a, "rb") as fa, open(marker_b, "rb") as fb:
+        check(fa.read() == fb.read(), "the folders' markers differ")
+    results["first_setup"] = {"marker_conflict_copies": len(set(copies)), "fields_checked": checked}
+    print(f"  first setup: both machines made a marker, Syncthing kept one ({len(set(copies))} conflict "
+          f"cop{'y' if len(set(copies)) == 1 else 'ies'}); both converged with no manual step and "
+          f"{checked} later edits hold their latest write", flush=True)
+
+
 def scenario_latency(cluster, results, samples):
     """Edit on one machine → in the other machine's store, and on its screen
     (a TUI in tmux on each machine, filtered to the probe task)."""
@@ -498,7 +547,8 @@ def main(argv):
     p.add_argument("--work", default="/tmp/nextup-syncthing-test")
     p.add_argument("--burst", type=int, default=300, help="random edits per replica in the two-machine burst")
     p.add_argument("--latency-samples", type=int, default=20)
-    p.add_argument("--only", help="comma-separated: concurrent,burst,paused,stopped,latency,three,copied-store")
+    p.add_argument("--only", help="comma-separated: first-setup,concurrent,burst,paused,stopped,latency,three,"
+                                  "copied-store")
     p.add_argument("--results", help="write the figures as JSON to this file")
     p.add_argument("--keep", action="store_true", help="keep the work folder")
     p.add_argument("--doc", help="write the figures to this Markdown file (between syncthing markers)")
@@ -512,6 +562,13 @@ def main(argv):
     started = time.monotonic()
     clusters = []
     try:
+        if want("first-setup"):
+            print("two Syncthing instances, first setup", flush=True)
+            first = Cluster(os.path.join(a.work, "first"), 2, a.bin)
+            clusters.append(first)
+            first.start(first_sync=False)
+            scenario_first_setup(first, results)
+            first.close()
         if any(want(n) for n in ("concurrent", "burst", "paused", "stopped", "latency")):
             print("two Syncthing instances", flush=True)
             two = Cluster(os.path.join(a.work, "two"), 2, a.bin)

@@ -25,9 +25,21 @@ struct DoctorCommand: ParsableCommand {
             print("problem: \(problem)")
             throw ExitCode.failure
         }
-        let context = try CommandContext.open(global, environment: environment)
+        let context: CommandContext
+        do {
+            context = try CommandContext.open(global, environment: environment)
+        } catch StoreError.damaged(let path) {
+            print(TerminalWidth.fit("database:", to: 15) + path)
+            print("problem: \(StoreError.damaged(path: path))")
+            throw ExitCode.failure
+        }
         let store = context.store
         var problems: [String] = []
+        if let damage = store.damage() {
+            print(TerminalWidth.fit("database:", to: 15) + store.location.databaseURL.path)
+            print("problem: \(damage)")
+            throw ExitCode.failure
+        }
 
         func mode(_ path: String) -> Int? {
             (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? nil
@@ -48,6 +60,13 @@ struct DoctorCommand: ParsableCommand {
         let configURL = NextUpConfig.defaultURL(environment: environment)
         let configState = FileManager.default.fileExists(atPath: configURL.path) ? "found" : "not found, using defaults"
         problems += KeyMap.defaults.applying(context.config.keys).problems.map { "config file \(configURL.path): \($0)" }
+
+        let me = try store.replicaID()
+        for (replica, ahead) in try store.replicasAhead(now: SystemClock().nowMillis()) {
+            let who = replica == me ? "this machine (replica \(replica.rawValue.prefix(8)))" : "replica \(replica.rawValue.prefix(8))"
+            problems.append("\(who) wrote changes \(SyncReport.duration(ahead)) ahead of this machine's clock: its clock runs ahead "
+                            + "(or this one's is behind); fix that clock — its changes to those tasks win over later ones until then")
+        }
 
         var peerLine = "not set"
         if let peer = context.peerFolder {
@@ -83,7 +102,7 @@ struct DoctorCommand: ParsableCommand {
         }
 
         let rows: [(String, String)] = [
-            ("store", "\(folder) (mode \(octal(folderMode)))"),
+            ("store", "\(folder) (mode \(octal(folderMode)))" + (store.readOnlyReason.map { "; read only: \($0)" } ?? "")),
             ("database", "\(db) (\(size / 1024) KiB)"),
             ("schema", "\(try store.schemaVersion()) (this nextup knows up to \(StoreSchema.currentVersion))"),
             ("replica", try store.replicaID().rawValue),

@@ -3,6 +3,7 @@ import Foundation
 import NextUpConfig
 import NextUpCore
 import NextUpStore
+import NextUpSync
 
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "export", abstract: "Write every task (done and deleted too) as a JSON array.")
@@ -66,6 +67,10 @@ struct ImportCommand: ParsableCommand {
         }
         print("imported \(records.count) tasks: \(summary.created) new, \(summary.updated) updated, "
               + "\(summary.kept) kept (newer here), \(summary.unchanged) unchanged")
+        if let ahead = summary.aheadMillis {
+            Terminal.printError("warning: \(file) holds changes \(SyncReport.duration(ahead)) ahead of this machine's clock (imported anyway); "
+                                + "check the clocks — `nextup doctor` names the machine whose clock runs ahead")
+        }
         if templates > 0 {
             print("kept \(templates) recurring template\(templates == 1 ? "" : "s") hidden for the way back (their tasks imported as plain tasks)")
         }

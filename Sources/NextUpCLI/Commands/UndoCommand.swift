@@ -28,6 +28,12 @@ struct UndoCommand: ParsableCommand {
             let now = "\(stale.field.spokenName) is now \(stale.field.words(for: stale.current))"
             let who = mine ? "this machine" : "another machine"
             throw CLIError("cannot undo the last change to \(Self.label(task)): \(now), changed since on \(who); nothing changed")
+        case .cannotUndo(let why):
+            throw CLIError("cannot undo: \(why)")
+        case .undoneImport(let tasks, let fields, let deleted):
+            let made = deleted > 0 ? "; \(deleted) task\(deleted == 1 ? "" : "s") it made deleted (restorable)" : ""
+            print("undid the import: \(fields) field\(fields == 1 ? "" : "s") of \(tasks) task\(tasks == 1 ? "" : "s") hold their earlier values again\(made)")
+            context.didChangeTasks()
         case .undone(let task, let fields, let wasAdd):
             if wasAdd {
                 print("undid add: \(Self.label(task)) is deleted (nextup restore \(task.id.short) brings it back)")

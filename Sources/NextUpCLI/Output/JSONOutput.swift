@@ -6,7 +6,8 @@ import Synchronization
 /// JSON output of tasks (DESIGN.md §4 task objects), the one writer of them:
 /// a ``TaskJSON`` as `JSONEncoder` would write it with `[.prettyPrinted,
 /// .sortedKeys, .withoutEscapingSlashes]` — every key present (unset is
-/// `null`) but `extra` and `versions`, keys in byte order, two-space indent.
+/// `null`) but `extra`, `versions` and `next_up_key`, keys in byte order,
+/// two-space indent.
 ///
 /// Written by hand rather than through `JSONEncoder`, whose generic encoding
 /// of each value cannot write a whole export within its budget
@@ -112,6 +113,7 @@ enum JSONOutput {
         number("\"importance\"", t.importance)
         text("\"modified\"", t.modified)
         bool("\"next_up\"", t.nextUp)
+        if versions, let key = task.nextUpPosition { text("\"next_up_key\"", key) }
         text("\"notes\"", t.notes)
         text("\"source\"", t.source)
         let tags = t.tags ?? []

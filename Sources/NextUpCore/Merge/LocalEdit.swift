@@ -10,7 +10,9 @@
 /// - **After what it saw.** Every version it makes is greater than every
 ///   version the task holds, and than everything the clock saw, so an edit
 ///   made after seeing a value wins over it on every replica, whatever the
-///   machines' wall clocks say.
+///   machines' wall clocks say. A version ahead of this machine's clock
+///   moves the clock only up to ``HybridClock/limit(now:)``: it affects the
+///   versions of its own task only.
 /// - **Checked against the version the caller saw.** When the edit would
 ///   change anything and a field named in `expecting` — one it writes, or
 ///   one the caller's decision rested on (a prompt's task being done or
@@ -71,8 +73,12 @@ public enum LocalEdit {
                 }
             }
         }
-        if let newest = task.versions.values.max() { clock.observe(newest.timestamp) }
-        let version = nextVersion(fresh: task.versions.isEmpty, clock: &clock, replica: replica, now: now, importedAt: importedAt)
+        // After every version of the task, even one a clock ahead wrote; the
+        // clock itself follows it only as far as this machine's time allows.
+        let newest = task.versions.values.max()?.timestamp
+        if let newest { clock.observe(newest, now: now) }
+        var version = nextVersion(fresh: task.versions.isEmpty, clock: &clock, replica: replica, now: now, importedAt: importedAt)
+        if let newest, version.timestamp <= newest { version = Version(timestamp: newest.successor, replica: replica) }
         var changes: [FieldChange] = []
         changes.reserveCapacity(differing.count)
         task.versions.reserveCapacity(task.versions.count + differing.count)
@@ -91,7 +97,7 @@ public enum LocalEdit {
         let timestamp: HybridTimestamp
         if let importedAt, fresh, !HybridClock.isBeyondSaneFuture(HybridTimestamp(millis: importedAt), now: now) {
             timestamp = HybridTimestamp(millis: importedAt)
-            clock.observe(timestamp)
+            clock.observe(timestamp, now: now)
         } else {
             timestamp = clock.tick(now: now)
         }

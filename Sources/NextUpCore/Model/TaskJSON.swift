@@ -32,10 +32,14 @@ public struct TaskJSON: Decodable, Equatable, Sendable {
     /// by `export`, so that a backup is lossless and an import of an older file
     /// keeps newer values. Importers of the §4 objects may ignore it.
     public var versions: [String: String]?
+    /// The task's order key in Next Up, written by `export` with `versions`
+    /// (a task in Next Up only), so that an import into an empty store puts
+    /// it back in its place under its own version.
+    public var nextUpKey: String?
 
     enum CodingKeys: String, CodingKey {
         case id, title, notes, urgency, importance, duration, category, due, done
-        case nextUp = "next_up", deleted, created, modified
+        case nextUp = "next_up", nextUpKey = "next_up_key", deleted, created, modified
         case completedAt = "completed_at", source
         case externalID = "external_id"
         case tags, extra, versions
@@ -69,6 +73,9 @@ public struct TaskJSON: Decodable, Equatable, Sendable {
             let opaque = t.extra.filter { $0.key.tagName == nil }
             extra = opaque.isEmpty ? nil : Dictionary(uniqueKeysWithValues: opaque.map { ($0.key.rawValue, $0.value) })
         }
-        if withVersions { versions = Dictionary(uniqueKeysWithValues: t.versions.map { ($0.key.rawValue, $0.value.encoded) }) }
+        if withVersions {
+            versions = Dictionary(uniqueKeysWithValues: t.versions.map { ($0.key.rawValue, $0.value.encoded) })
+            nextUpKey = t.nextUpPosition
+        }
     }
 }

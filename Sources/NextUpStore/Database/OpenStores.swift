@@ -19,6 +19,13 @@ final class OpenStores: @unchecked Sendable {
         return counts[path, default: 0] > 0
     }
 
+    /// One of the paths open now (for a message about a failure that does
+    /// not name its store).
+    var anyOpenPath: String? {
+        lock.lock(); defer { lock.unlock() }
+        return counts.keys.sorted().first
+    }
+
     func retain(_ path: String) {
         lock.lock(); defer { lock.unlock() }
         counts[path, default: 0] += 1

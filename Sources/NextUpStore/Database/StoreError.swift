@@ -1,3 +1,6 @@
+import Foundation
+import GRDB
+
 /// Why a store operation failed, in words fit for one line after `error: `.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file exists but is not a nextup database; it was left untouched.
@@ -6,6 +9,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case newerSchema(path: String, found: Int, supported: Int)
     /// The store folder or file cannot be created or written.
     case notWritable(path: String, reason: String)
+    /// The file is a nextup store whose pages SQLite cannot read back; it was
+    /// left as it is (`nextup recover` sets it aside and rebuilds the store).
+    case damaged(path: String)
     /// No task has this id or prefix.
     case unknownTask(String)
     /// A prefix names several tasks.
@@ -28,6 +34,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path) was written by a newer nextup (schema \(found), this one knows up to \(supported)); it was left untouched — upgrade nextup"
         case let .notWritable(path, reason):
             return "cannot write the store at \(path): \(reason)"
+        case .damaged(let path):
+            return "the store \(path) is damaged (some of its pages cannot be read); `nextup recover` sets it aside and rebuilds it from the peer folder's logs or an export"
         case .unknownTask(let ref):
             return "no task matches '\(ref)'"
         case let .ambiguous(ref, matches):
@@ -40,7 +48,19 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .besideItself:
             return "a task cannot be placed before or after itself"
         case .database(let message):
-            return "database error: \(message)"
+            return "the store failed: \(message)"
         }
+    }
+}
+
+extension StoreError {
+    /// A failure a store call let through, in plain words: a database
+    /// failure never reaches a person as SQLite's text or SQL. Nil for an
+    /// error that is not the database's.
+    public static func plain(_ error: any Error) -> StoreError? {
+        if let error = error as? StoreError { return error }
+        guard let error = error as? DatabaseError else { return nil }
+        let path = OpenStores.shared.anyOpenPath ?? StoreLocation.databaseName
+        return TaskStore.storeError(error, path: path, folder: (path as NSString).deletingLastPathComponent)
     }
 }

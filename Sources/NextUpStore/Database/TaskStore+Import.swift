@@ -14,6 +14,10 @@ extension TaskStore {
         /// With `overwrite`: each field replaced although the store's value
         /// was newer (task, field, the value it had).
         public var overwritten: [(task: TaskID, field: TaskField, was: FieldValue)] = []
+        /// How far the file's newest version (or `modified`) lies ahead of
+        /// this machine's clock, when beyond ``HybridClock/skewTolerance``:
+        /// written by a clock that runs ahead (imported all the same).
+        public var aheadMillis: Int64?
 
         public static func == (a: ImportSummary, b: ImportSummary) -> Bool {
             a.created == b.created && a.updated == b.updated && a.unchanged == b.unchanged && a.kept == b.kept
@@ -33,6 +37,12 @@ extension TaskStore {
         let tags: [String]?
         /// The record's field versions (from an export), by field.
         let versions: [TaskField: Version]
+        /// The record's Next Up order key (from an export).
+        let nextUpKey: String?
+
+        /// Whether the record says exactly where the task stands in Next Up
+        /// and under which version (an export: a backup restores exactly).
+        var exactNextUp: Bool { versions[.nextUp] != nil && (!nextUp || nextUpKey != nil) }
 
         /// The values the record asks of its task, `existing` (nil: a task
         /// to create): its fields, then done, Next Up (`nextUpKey`, the place
@@ -44,7 +54,9 @@ extension TaskStore {
             if done != (existing?.isDone ?? false) {
                 fields.append((.done, done ? .int(completedAt ?? now) : .null))
             }
-            if nextUp != (existing?.isNextUp ?? false) {
+            if exactNextUp {
+                fields.append((.nextUp, nextUp ? .string(self.nextUpKey!) : .null))
+            } else if nextUp != (existing?.isNextUp ?? false) {
                 fields.append((.nextUp, nextUp ? .string(nextUpKey!) : .null))
             }
             if let tags {
@@ -52,6 +64,10 @@ extension TaskStore {
                 let wanted = Set(tags.map(TextMatch.fold))
                 for tag in tags { fields.append((.tag(tag), .bool(true))) }
                 for tag in existing?.tags ?? [] where !wanted.contains(TextMatch.fold(tag)) { fields.append((.tag(tag), .bool(false))) }
+                // A tag removed before the export: its register, absent, with its version.
+                for field in versions.keys.sorted() where field.tagName != nil && !fields.contains(where: { $0.0 == field }) {
+                    fields.append((field, .bool(false)))
+                }
             }
             if existing == nil, !fields.contains(where: { $0.0 == .created }) { fields.append((.created, .int(now))) }
             return fields
@@ -74,7 +90,8 @@ extension TaskStore {
     /// lists every newer value it replaced. A new task keeps its id, `created`,
     /// `completed_at` and `modified`; a record without an id gets a stable one.
     /// Importing the same records again changes nothing. It is one local
-    /// write transaction, published like any other edit.
+    /// write transaction, published like any other edit; with `overwrite`
+    /// it is journaled, so that `nextup undo` takes it back whole.
     public func importTasks(_ records: consuming [TaskJSON], overwrite: Bool = false) throws -> ImportSummary {
         try importTasks(plans: Self.plans(records, now: clock.nowMillis()), overwrite: overwrite)
     }
@@ -103,11 +120,13 @@ extension TaskStore {
             // Next Up keys follow the file's order.
             var nextUpKeys: [Int: String] = [:]
             var bottom: String?
-            for index in plans.indices where plans[index].nextUp {
+            for index in plans.indices where plans[index].nextUp && !plans[index].exactNextUp {
                 bottom = OrderKey.between(try bottom ?? Self.lastNextUpKey(db), nil)
                 nextUpKeys[index] = bottom
             }
             var summary = ImportSummary()
+            // With `overwrite`, what the import did, for `nextup undo`.
+            var journal: [(before: TaskItem, made: Bool, changes: [FieldChange])] = []
             for index in Self.rowOrder(plans.map(\.id)) {
                 let plan = plans[index]
                 let existing = empty ? nil : try TaskRow.fetchOne(db, id: plan.id)
@@ -118,13 +137,22 @@ extension TaskStore {
                 // any other is written as a local edit.
                 var merged: [FieldChange] = []
                 var local: [(TaskField, FieldValue)] = []
-                for (field, value) in plan.fields(over: existing, nextUpKey: nextUpKeys[index], now: session.now)
-                where task.value(of: field) != value {
+                for (field, value) in plan.fields(over: existing, nextUpKey: nextUpKeys[index], now: session.now) {
+                    let version = plan.versions[field].flatMap { field != .nextUp || plan.exactNextUp ? $0 : nil }
+                    if task.value(of: field) == value {
+                        // The same value: only a newer version of it is news
+                        // (a value set back to its default, a removed tag),
+                        // kept so that a backup restores exactly.
+                        if let version, task.versions[field].map({ $0 < version }) ?? true {
+                            merged.append(FieldChange(task: task.id, field: field, value: value, version: version))
+                        }
+                        continue
+                    }
                     if let held = task.versions[field], let fileTime = plan.fileTime(field), fileTime <= held.timestamp {
                         guard overwrite else { kept = true; continue }
                         summary.overwritten.append((task.id, field, task.value(of: field)))
                         local.append((field, value))
-                    } else if let version = plan.versions[field], field != .nextUp {
+                    } else if let version {
                         merged.append(FieldChange(task: task.id, field: field, value: value, version: version))
                     } else {
                         local.append((field, value))
@@ -132,10 +160,14 @@ extension TaskStore {
                 }
                 var changes = try session.merge(merged, into: &task)
                 changes += try session.write(local, to: &task, timestamp: existing == nil && merged.isEmpty ? plan.modified : nil)
+                if overwrite && !changes.isEmpty { journal.append((existing ?? TaskItem(id: plan.id), existing == nil, changes)) }
                 if kept { summary.kept += 1 }
                 if existing == nil { summary.created += 1 } else if !changes.isEmpty { summary.updated += 1 } else if !kept { summary.unchanged += 1 }
             }
             try Self.buildTaskIndexes(db, dropped)
+            try UndoJournal.recordImport(journal, at: session.now, db)
+            let newest = plans.lazy.flatMap { plan in plan.versions.values.map(\.timestamp) + (plan.modified.map { [HybridTimestamp(millis: $0)] } ?? []) }.max()
+            summary.aheadMillis = newest.flatMap { HybridClock.skew(of: $0, now: session.now) }
             return summary
         }
     }
@@ -218,8 +250,11 @@ extension TaskStore {
             }
             versions[field] = version
         }
+        if let key = r.nextUpKey, !OrderKey.isValid(key) {
+            throw fail("'next_up_key' must be an order key as `export` writes it, not '\(Sanitizer.visible(key))'")
+        }
         return ImportPlan(id: id, fields: fields, done: r.done ?? (completedAt != nil), completedAt: completedAt,
-                          nextUp: r.nextUp ?? false, modified: modified, tags: tags, versions: versions)
+                          nextUp: r.nextUp ?? false, modified: modified, tags: tags, versions: versions, nextUpKey: r.nextUpKey)
     }
 }
 

@@ -30,7 +30,7 @@ extension TaskStore {
     ///   ``syncKeyPrefix``.
     public func mergeRemote(_ changes: [FieldChange], state: [String: String?] = [:]) throws -> RemoteMergeResult {
         precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
-        return try syncTransaction(records: changes.count) { db in try Self.mergeRemote(changes, state: state, db) }
+        return try syncTransaction(records: changes.count) { db in try Self.mergeRemote(changes, state: state, now: clock.nowMillis(), db) }
     }
 
     /// Runs `body` in one IMMEDIATE transaction, handing it a `merge` that
@@ -53,7 +53,7 @@ extension TaskStore {
             if !dropped.isEmpty { try db.execute(sql: "PRAGMA cache_size = -2000") }
             let result = try body { changes, state in
                 precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
-                return try Self.mergeRemote(changes, state: state, db)
+                return try Self.mergeRemote(changes, state: state, now: clock.nowMillis(), db)
             }
             try Self.buildTaskIndexes(db, dropped)
             return result
@@ -61,7 +61,7 @@ extension TaskStore {
     }
 
     /// ``mergeRemote(_:state:)``'s work, in the caller's transaction.
-    private static func mergeRemote(_ changes: [FieldChange], state: [String: String?], _ db: Database) throws -> RemoteMergeResult {
+    private static func mergeRemote(_ changes: [FieldChange], state: [String: String?], now: Int64, _ db: Database) throws -> RemoteMergeResult {
         let replica = try Self.replicaID(db)
         // Load the tasks the changes touch, merge in Core, save what changed.
         // Rows are read and written in id order: a large merge (a first
@@ -85,8 +85,10 @@ extension TaskStore {
         for id in Self.inRowOrder(result.changedTasks) { try TaskRow.save(tasks[id]!, db) }
         if result.newestTimestamp > .zero {
             let last = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
-            if result.newestTimestamp.rawValue > last {
-                try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock'", arguments: [String(result.newestTimestamp.rawValue)])
+            // As far as this machine's clock allows (HybridClock.observe(_:now:)).
+            let seen = min(result.newestTimestamp, HybridClock.limit(now: now))
+            if seen.rawValue > last {
+                try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock'", arguments: [String(seen.rawValue)])
             }
         }
         try Self.applySyncState(state, db)

@@ -25,17 +25,29 @@ public final class TaskStore: Sendable {
     /// through the intent-named methods.
     let database: DatabaseQueue
     let clock: any PhysicalClock
+    /// Why the store can only be read (a read-only mount, a folder this
+    /// user cannot write); nil for a store opened for writing.
+    public let readOnlyReason: String?
 
-    init(location: StoreLocation, database: DatabaseQueue, clock: any PhysicalClock) {
+    init(location: StoreLocation, database: DatabaseQueue, clock: any PhysicalClock, readOnlyReason: String? = nil) {
         self.location = location
         self.database = database
         self.clock = clock
+        self.readOnlyReason = readOnlyReason
     }
 
     /// Opens (creating on first use) the store at `location`.
     ///
+    /// A store that exists but cannot be written (a read-only mount, a
+    /// snapshot, a folder of another user's) is opened for reading only:
+    /// every read works, every write fails with ``StoreError/notWritable(path:reason:)``
+    /// and changes nothing; no lock file or side file is made.
+    /// A store whose creation was cut short (a kill during the very first
+    /// command: SQLite's file holds no table of nextup's yet) is finished.
+    ///
     /// - Throws: ``StoreError`` — never leaves a foreign or newer file changed.
     public static func open(_ location: StoreLocation, clock: any PhysicalClock = SystemClock()) throws -> TaskStore {
+        if let reason = readOnlyReason(location) { return try openReadOnly(location, reason: reason, clock: clock) }
         try prepareFolder(location.folder)
         let path = location.databaseURL.path
         let lock = try StoreLock(folder: location.folder)
@@ -229,6 +241,61 @@ public final class TaskStore: Sendable {
 
     // MARK: - Opening
 
+    /// Why an existing store cannot be written (the system's words for its
+    /// folder or its file); nil when it can, or when there is no store yet.
+    static func readOnlyReason(_ location: StoreLocation) -> String? {
+        let path = location.databaseURL.path
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        if access(location.folder.path, W_OK | X_OK) != 0 || access(path, W_OK) != 0 {
+            return String(cString: strerror(errno))
+        }
+        return nil
+    }
+
+    /// Opens a store that cannot be written, for reading only. With no
+    /// `-wal` file (a store closed cleanly) the file is opened as immutable:
+    /// SQLite then needs no shared-memory file, which it could not create.
+    /// With one, SQLite reads it through the `-shm` file beside it.
+    static func openReadOnly(_ location: StoreLocation, reason: String, clock: any PhysicalClock) throws -> TaskStore {
+        let path = location.databaseURL.path
+        if !OpenStores.shared.isOpen(path) { try preflight(path: path) }
+        var wal = stat()
+        let walHoldsChanges = stat(path + "-wal", &wal) == 0 && wal.st_size > 0
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(30)
+        config.label = "nextup"
+        let target = walHoldsChanges ? path : "file:\(uriEscaped(path))?immutable=1"
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: target, configuration: config)
+            let current = try queue.read { db in
+                try verifyOpened(db, path: path)
+                return try Int32.fetchOne(db, sql: "PRAGMA application_id") == StoreSchema.applicationID
+                    && Int.fetchOne(db, sql: "PRAGMA user_version") == StoreSchema.currentVersion
+            }
+            guard current else {
+                throw StoreError.notWritable(path: location.folder.path, reason: "\(reason), and the store must first be "
+                    + "upgraded to this nextup's schema; open it once where it can be written")
+            }
+        } catch let error as DatabaseError {
+            if error.resultCode == .SQLITE_CANTOPEN && walHoldsChanges {
+                throw StoreError.notWritable(path: location.folder.path, reason: "\(reason), and its last changes are still "
+                    + "in \(StoreLocation.databaseName)-wal without the -shm file SQLite needs to read them; copy the store folder somewhere writable to read it")
+            }
+            throw Self.storeError(error, path: path, folder: location.folder.path)
+        }
+        OpenStores.shared.retain(path)
+        return TaskStore(location: location, database: queue, clock: clock, readOnlyReason: reason)
+    }
+
+    /// `path` for an SQLite URI filename: `%`, `?` and `#` escaped.
+    static func uriEscaped(_ path: String) -> String {
+        path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+            .replacingOccurrences(of: "#", with: "%23")
+    }
+
     static func prepareFolder(_ folder: URL) throws {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDir) {
@@ -265,10 +332,13 @@ public final class TaskStore: Sendable {
         func int32(_ at: Int) -> Int32 {
             Int32(bitPattern: header[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         }
-        let schemaCookie = int32(40), userVersion = Int(int32(60)), appID = int32(68)
+        let userVersion = Int(int32(60)), appID = int32(68)
         if appID != StoreSchema.applicationID {
-            if appID != 0 || schemaCookie != 0 { throw StoreError.notANextupDatabase(path: path) }
-            return  // a blank SQLite file: take it
+            if appID != 0 || userVersion != 0 { throw StoreError.notANextupDatabase(path: path) }
+            // A blank SQLite file, a store whose creation was cut short, or
+            // another program's file: ``verifyOpened(_:path:)`` tells them
+            // apart by their tables, reading only.
+            return
         }
         if userVersion > StoreSchema.currentVersion {
             throw StoreError.newerSchema(path: path, found: userVersion, supported: StoreSchema.currentVersion)
@@ -276,13 +346,21 @@ public final class TaskStore: Sendable {
     }
 
     /// The same checks inside the database (the header on disk can lag behind
-    /// the WAL), before any migration writes.
+    /// the WAL), before any migration writes. A file that is not marked as
+    /// nextup's is taken only when it is blank or holds nothing but the
+    /// migrator's own empty table (a creation cut short before its first
+    /// migration committed): the migrations then finish it.
     static func verifyOpened(_ db: Database, path: String) throws {
         let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         let userVersion = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
         if appID != StoreSchema.applicationID {
-            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
-            if appID != 0 || tables > 0 { throw StoreError.notANextupDatabase(path: path) }
+            let names = try Set(String.fetchAll(db, sql: "SELECT name FROM sqlite_master"))
+            guard appID == 0, userVersion == 0, names.isSubset(of: ["grdb_migrations", "sqlite_autoindex_grdb_migrations_1"]) else {
+                throw StoreError.notANextupDatabase(path: path)
+            }
+            if !names.isEmpty, try Int.fetchOne(db, sql: "SELECT count(*) FROM grdb_migrations") != 0 {
+                throw StoreError.notANextupDatabase(path: path)
+            }
         } else if userVersion > StoreSchema.currentVersion {
             throw StoreError.newerSchema(path: path, found: userVersion, supported: StoreSchema.currentVersion)
         }
@@ -299,19 +377,39 @@ public final class TaskStore: Sendable {
         return try !needsFarFutureRepair(db, now: now)
     }
 
+    /// A database failure in plain words: never SQLite's text or SQL.
     static func storeError(_ error: DatabaseError, path: String, folder: String) -> StoreError {
+        let location = StoreLocation(folder: URL(fileURLWithPath: folder))
         switch error.resultCode {
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .notANextupDatabase(path: path)
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return isMarkedAsNextup(path) ? .damaged(path: path) : .notANextupDatabase(path: path)
         case .SQLITE_IOERR where diskIsFull(folder):
             // SQLite reports a full disk met while growing its shared-memory
             // or WAL file as an I/O error: say what it is.
             return .notWritable(path: folder, reason: "the disk is full; free some space and try again")
-        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR:
-            return .notWritable(path: folder, reason: error.message ?? "\(error.resultCode)")
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM:
+            return .notWritable(path: folder, reason: readOnlyReason(location) ?? "the file cannot be opened for writing")
+        case .SQLITE_IOERR:
+            return .notWritable(path: folder, reason: "the disk reported an input/output error")
         case .SQLITE_FULL:
             // This transaction wrote nothing; earlier ones (a sync's merged batches) stay.
             return .notWritable(path: folder, reason: "the disk is full; free some space and try again")
-        default: return .database(error.message ?? "\(error)")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .database("another nextup held the store for too long; try again")
+        default:
+            return .database("an unexpected database failure (SQLite result code \(error.resultCode.primaryResultCode.rawValue)) in \(path)")
         }
+    }
+
+    /// Whether the file's SQLite header carries nextup's application id (a
+    /// store open in this process was checked when opened: its header is
+    /// not read again, see ``OpenStores``).
+    static func isMarkedAsNextup(_ path: String) -> Bool {
+        if OpenStores.shared.isOpen(path) { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let header = [UInt8]((try? handle.read(upToCount: 72)) ?? Data())
+        guard header.count == 72 else { return false }
+        return header[68..<72].reduce(UInt32(0)) { $0 << 8 | UInt32($1) } == UInt32(bitPattern: StoreSchema.applicationID)
     }
 }

@@ -4,8 +4,12 @@ import NextUpCore
 /// The undo journal: for each of this store's most recent local changes made
 /// through an intent-named write (add, edit, done, delete, …, from the command
 /// line or the TUI), the task, the kind of change, per field the value before
-/// and the version the change left, and the versions it replaced. Imports,
-/// merges and undos are not journaled. The newest ``limit`` entries are kept.
+/// and the version the change left, and the versions it replaced. An import
+/// with `--overwrite` is journaled as one group (an entry per task it
+/// changed or made, all with its time), taken back whole; one that touched
+/// more tasks than the journal keeps leaves a single entry saying so. Other
+/// imports, merges and undos are not journaled. The newest ``limit``
+/// entries are kept.
 ///
 /// Contract: an entry is taken back (``TaskStore/undoLastChange()``) only if
 /// every field it wrote still holds the version it left; the entry is spent
@@ -21,6 +25,15 @@ enum UndoJournal {
         case add
         /// Fields were set: undoing writes their earlier values back.
         case edit
+        /// Fields an `import --overwrite` set: like ``edit``, with the rest of its group.
+        case importEdit = "import"
+        /// A task an `import --overwrite` made: like ``add``, with the rest of its group.
+        case importAdd = "import-add"
+        /// An `import --overwrite` too large for the journal: it cannot be taken back.
+        case importTooLarge = "import-too-large"
+
+        /// Whether entries of this kind belong to an import's group.
+        var isImport: Bool { self == .importEdit || self == .importAdd || self == .importTooLarge }
     }
 
     struct Entry {
@@ -31,6 +44,8 @@ enum UndoJournal {
         var changes: [FieldChange]
         /// Per field: the version the change replaced (nil: never written).
         let prior: [TaskField: Version?]
+        /// When the change was made (the group's time, for an import).
+        let at: Int64
     }
 
     /// Records one change: `before` is the task as it was, `changes` what the
@@ -48,18 +63,48 @@ enum UndoJournal {
 
     /// The newest entry, removed from the journal.
     static func takeNewest(_ db: Database) throws -> Entry? {
-        while let row = try Row.fetchOne(db, sql: "SELECT seq, task_id, kind, changes, prior FROM undo_journal ORDER BY seq DESC LIMIT 1") {
+        while let row = try Row.fetchOne(db, sql: "SELECT seq, task_id, kind, changes, prior, at FROM undo_journal ORDER BY seq DESC LIMIT 1") {
             try db.execute(sql: "DELETE FROM undo_journal WHERE seq = ?", arguments: [row["seq"] as Int64])
             if let entry = entry(row) { return entry }
         }
         return nil
     }
 
+    /// The newest change, removed from the journal: one entry, or every
+    /// entry of the import it belongs to (newest first).
+    static func takeNewestChange(_ db: Database) throws -> [Entry] {
+        guard let newest = try takeNewest(db) else { return [] }
+        guard newest.kind.isImport else { return [newest] }
+        var group = [newest]
+        let rows = try Row.fetchAll(db, sql: "SELECT seq, task_id, kind, changes, prior, at FROM undo_journal WHERE seq < ? ORDER BY seq DESC",
+                                    arguments: [newest.seq])
+        for row in rows {
+            guard let entry = entry(row), entry.kind.isImport, entry.at == newest.at else { break }
+            try db.execute(sql: "DELETE FROM undo_journal WHERE seq = ?", arguments: [entry.seq])
+            group.append(entry)
+        }
+        return group
+    }
+
+    /// Records what an `import --overwrite` did: per task, the task before
+    /// (nil: the import made it) and the changes it made; all under one
+    /// time, as one group. More tasks than the journal keeps: one entry
+    /// saying it cannot be taken back.
+    static func recordImport(_ changed: [(before: TaskItem, made: Bool, changes: [FieldChange])], at now: Int64, _ db: Database) throws {
+        let changed = changed.filter { !$0.changes.isEmpty }
+        guard let first = changed.first else { return }
+        if changed.count > limit {
+            try record(.importTooLarge, before: first.before, changes: first.changes, at: now, db)
+            return
+        }
+        for task in changed { try record(task.made ? .importAdd : .importEdit, before: task.before, changes: task.changes, at: now, db) }
+    }
+
     /// After `done` was taken back, leaving `versions`: relinks the next older
     /// entry of each field it wrote (see the contract).
     static func relink(after done: Entry, leaving versions: [TaskField: Version], _ db: Database) throws {
         var pending = done.prior
-        let rows = try Row.fetchCursor(db, sql: "SELECT seq, task_id, kind, changes, prior FROM undo_journal WHERE task_id = ? ORDER BY seq DESC",
+        let rows = try Row.fetchCursor(db, sql: "SELECT seq, task_id, kind, changes, prior, at FROM undo_journal WHERE task_id = ? ORDER BY seq DESC",
                                        arguments: [done.task.rawValue])
         while !pending.isEmpty, let row = try rows.next() {
             guard var older = entry(row) else { continue }
@@ -89,6 +134,6 @@ enum UndoJournal {
             guard parts.count == 2, let field = TaskField(rawValue: String(parts[0])) else { continue }
             prior[field] = parts[1].isEmpty ? .some(nil) : Version(encoded: String(parts[1])).map { .some($0) }
         }
-        return Entry(seq: row["seq"], task: first.task, kind: kind, changes: changes, prior: prior)
+        return Entry(seq: row["seq"], task: first.task, kind: kind, changes: changes, prior: prior, at: row["at"])
     }
 }

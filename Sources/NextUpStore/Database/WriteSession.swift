@@ -19,8 +19,8 @@ struct WriteSession {
         self.db = db
         self.replica = try TaskStore.replicaID(db)
         let last = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
-        self.clock = HybridClock(last: HybridTimestamp(rawValue: last))
         self.now = physical.nowMillis()
+        self.clock = HybridClock(last: HybridTimestamp(rawValue: last)).reined(now: now)
     }
 
     /// Writes `fields` to `task` where they differ (Core's ``LocalEdit``),
@@ -55,7 +55,7 @@ struct WriteSession {
         var applied: [FieldChange] = []
         for change in changes where Merge.apply(change, to: &task) == .applied {
             applied.append(change)
-            clock.observe(change.version.timestamp)
+            clock.observe(change.version.timestamp, now: now)
         }
         guard !applied.isEmpty else { return [] }
         try TaskRow.save(task, db)

@@ -115,7 +115,7 @@ public struct SyncReport: Sendable, Equatable {
         }
     }
 
-    static func duration(_ millis: Int64) -> String {
+    public static func duration(_ millis: Int64) -> String {
         let seconds = millis / 1000
         if seconds < 120 { return "\(seconds) s" }
         if seconds < 7_200 { return "\(seconds / 60) min" }

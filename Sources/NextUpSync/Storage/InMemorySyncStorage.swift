@@ -119,9 +119,10 @@ public final class InMemorySyncStorage: SyncStorage {
     public func cursors() throws -> [String: PeerCursor] { state.withLock { $0.cursors } }
 
     public func merge(_ changes: [FieldChange], cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult {
-        state.withLock { s in
+        let now = clock.nowMillis()
+        return state.withLock { s in
             let result = Merge.apply(changes, to: &s.tasks, localReplica: s.replica)
-            s.clock.observe(result.newestTimestamp)
+            s.clock.observe(result.newestTimestamp, now: now)
             if let cursor { s.cursors[cursor.file] = cursor.cursor }
             return result
         }

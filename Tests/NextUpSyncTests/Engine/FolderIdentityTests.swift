@@ -8,10 +8,10 @@ import Testing
     let known = PeerFolderMarker(id: "known", created: 1)
     let other = PeerFolderMarker(id: "other", created: 1)
 
-    func verdict(_ marker: FolderIdentity.Marker, remembered: String?, ownLog: Bool = false, wroteBefore: Bool = false,
-                 others: Bool = false, adopt: Bool = false) -> FolderIdentity.Verdict {
-        FolderIdentity(marker: marker, remembered: remembered, ownLogPresent: ownLog, wroteHereBefore: wroteBefore,
-                       otherLogsPresent: others, adopt: adopt).verdict(now: 7)
+    func verdict(_ marker: FolderIdentity.Marker, remembered: String?, ownLog: Bool = false, mergedLog: Bool = false,
+                 wroteBefore: Bool = false, mergedBefore: Bool = false, others: Bool = false, adopt: Bool = false) -> FolderIdentity.Verdict {
+        FolderIdentity(marker: marker, remembered: remembered, ownLogPresent: ownLog, mergedLogPresent: mergedLog,
+                       wroteHereBefore: wroteBefore, mergedBefore: mergedBefore, otherLogsPresent: others, adopt: adopt).verdict(now: 7)
     }
 
     func refused(_ v: FolderIdentity.Verdict) -> Bool { if case .refuse = v { return true } else { return false } }
@@ -20,8 +20,22 @@ import Testing
 
     @Test func theRememberedFolderIsUsedAndAnotherIsRefused() {
         #expect(verdict(.intact(known), remembered: "known", ownLog: true, wroteBefore: true) == .same)
-        #expect(refused(verdict(.intact(other), remembered: "known", ownLog: true, wroteBefore: true)))
+        // Another folder mounted there: none of the logs this store knows.
+        #expect(refused(verdict(.intact(other), remembered: "known", wroteBefore: true, mergedBefore: true, others: true)))
+        #expect(refused(verdict(.intact(other), remembered: "known", mergedBefore: true)))
         #expect(remembered(verdict(.intact(other), remembered: "known", adopt: true)) == "other")
+    }
+
+    @Test func aMarkerReplacedByAFileSyncToolIsFollowedWhenTheFolderHoldsALogThisStoreKnows() {
+        // Two first syncs on two copies of the folder: the tool kept the other machine's marker.
+        #expect(verdict(.intact(other), remembered: "known", ownLog: true, wroteBefore: true, others: true)
+                == .accept(write: nil, remember: "other"))
+        #expect(verdict(.intact(other), remembered: "known", mergedLog: true, wroteBefore: true, mergedBefore: true, others: true)
+                == .accept(write: nil, remember: "other"))
+        // A store that never wrote to nor merged from a folder has nothing tied to the old one.
+        #expect(verdict(.intact(other), remembered: "known", others: true) == .accept(write: nil, remember: "other"))
+        // A lost marker under a log this store merged: written again, same id.
+        #expect(written(verdict(.missing, remembered: "known", mergedLog: true, wroteBefore: true, mergedBefore: true))?.id == "known")
     }
 
     @Test func aFolderThatLostItsMarkerIsRefusedUnlessThisReplicasLogProvesItIsTheSame() {

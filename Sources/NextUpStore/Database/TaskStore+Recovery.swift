@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A damaged store: found (`doctor`) and set aside (`nextup recover`).
+extension TaskStore {
+    /// Why the open store is damaged, in plain words; nil when SQLite's
+    /// quick check reads every page back as it was written.
+    public func damage() -> String? {
+        do {
+            let found = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            return found == ["ok"] ? nil : StoreError.damaged(path: location.databaseURL.path).description
+        } catch let error as DatabaseError {
+            return Self.storeError(error, path: location.databaseURL.path, folder: location.folder.path).description
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// Whether the store at `location` is damaged: it cannot be opened as
+    /// a nextup store for that reason, or its pages do not read back.
+    /// A store that does not exist, or that is foreign or newer, is not.
+    public static func isDamaged(_ location: StoreLocation) -> Bool {
+        guard FileManager.default.fileExists(atPath: location.databaseURL.path) else { return false }
+        do {
+            return try open(location).damage() != nil
+        } catch StoreError.damaged {
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Moves the store's files aside in its folder, under a name that says
+    /// when (`nextup-damaged-<UTC time>.sqlite`, with its `-wal` and `-shm`
+    /// beside it, so SQLite can still open them together); nothing is
+    /// deleted. Holds the store's lock meanwhile. Returns the new path.
+    public static func setAside(_ location: StoreLocation, now: Date = Date()) throws -> String {
+        let lock = try StoreLock(folder: location.folder)
+        try lock.lockExclusive()
+        defer { lock.unlock() }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        var base = location.folder.appendingPathComponent("nextup-damaged-\(formatter.string(from: now)).sqlite").path
+        var n = 1
+        while FileManager.default.fileExists(atPath: base) {
+            n += 1
+            base = location.folder.appendingPathComponent("nextup-damaged-\(formatter.string(from: now))-\(n).sqlite").path
+        }
+        let path = location.databaseURL.path
+        // The side files first: the main file's name is what makes a store.
+        for suffix in ["-wal", "-shm", ""] where FileManager.default.fileExists(atPath: path + suffix) {
+            guard rename(path + suffix, base + suffix) == 0 else {
+                throw StoreError.notWritable(path: location.folder.path, reason: String(cString: strerror(errno)))
+            }
+        }
+        return base
+    }
+}
