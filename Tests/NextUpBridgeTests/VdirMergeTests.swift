@@ -84,6 +84,21 @@ import Testing
         }
     }
 
+    /// A value nextup took from the phone carries the time it was taken, which
+    /// may be later than the phone's next edit (a watching sync reads the file
+    /// a moment after vdirsyncer brings it): nextup did not change it, so the
+    /// phone's next edit wins.
+    @Test func aPropertyNextupOnlyTookFromThePhoneTakesThePhonesNextEdit() throws {
+        let base = Self.item(["SUMMARY": "round 2", "PRIORITY": "5"], lastModified: "20261126T100000Z")
+        let nextup = Self.item(["SUMMARY": "round 2", "PRIORITY": "5", "X-NEXTUP-URGENCY": "urgent"], lastModified: "20261126T100005Z")
+        let phone = Self.item(["SUMMARY": "round 3", "PRIORITY": "5"], lastModified: "20261126T100002Z")
+        let taken = try #require(ICalDate.instant("20261126T100004Z", zone: .fixed(0)))
+        let merge = VdirMerge(base: base, written: [nextup], nextupTimes: ["SUMMARY": taken, "X-NEXTUP-URGENCY": taken], zone: .fixed(0))
+        let merged = try Self.values(Array(try merge.merge(nextup, phone).utf8))
+        #expect(merged["SUMMARY"] == "round 3")
+        #expect(merged["X-NEXTUP-URGENCY"] == "urgent")
+    }
+
     /// Lines are written as their side folded them; a component only one side changed is that side's.
     @Test func linesKeepTheirFoldsAndOverridesSurvive() throws {
         let fold = "SUMMARY;LANGUAGE=de:Ein sehr langer Titel, der über die Zeilengrenze hinausgeht und\r\n  gefaltet ist"

@@ -15,8 +15,11 @@ import NextUpCore
 ///   decided on its own; no whole side ever wins.
 /// - A property equal on both sides is kept. One `b` holds as a known
 ///   version held it (the base or one of the bridge's writes) was not
-///   changed on `b`'s side: `a`'s is taken. Otherwise `b` changed it, and
-///   the newer change wins: `b`'s `LAST-MODIFIED` against the time nextup
+///   changed on `b`'s side: `a`'s is taken. One `a` holds as the base held
+///   it, with no other value written by the bridge since, was not changed
+///   on `a`'s side: `b`'s is taken (whatever nextup's time says: a value
+///   nextup took from the phone carries the time it was taken). Otherwise both
+///   changed it, and the newer change wins: `b`'s `LAST-MODIFIED` against the time nextup
 ///   last changed what the property carries (``nextupTimes``; a property
 ///   nextup never wrote is `b`'s), `b` on a tie. (So a phone that sets a
 ///   property back to a value a remembered version held reads as no change.)
@@ -48,8 +51,9 @@ public struct VdirMerge: Sendable {
         if a == b { return String(decoding: b, as: UTF8.self) }
         let left = try ICalComponent.parse(a)
         let right = try ICalComponent.parse(b)
-        let known = ([base].compactMap { $0 } + written).compactMap { try? ICalComponent.parse($0) }
-        let merged = mergeLists(left, right, known: known)
+        let baseItem = base.flatMap { try? ICalComponent.parse($0) }
+        let known = [baseItem].compactMap { $0 } + written.compactMap { try? ICalComponent.parse($0) }
+        let merged = mergeLists(left, right, base: baseItem, known: known)
         let lineEnd = b.firstIndex(of: 10).map { $0 > 0 && b[$0 - 1] == 13 ? "\r\n" : "\n" } ?? "\r\n"
         return merged.map { $0.serialized(lineEnd: lineEnd) }.joined()
     }
@@ -60,8 +64,9 @@ public struct VdirMerge: Sendable {
             .joined(separator: "\u{1}")
     }
 
-    func mergeLists(_ a: [ICalComponent], _ b: [ICalComponent], known: [[ICalComponent]]) -> [ICalComponent] {
+    func mergeLists(_ a: [ICalComponent], _ b: [ICalComponent], base: [ICalComponent]?, known: [[ICalComponent]]) -> [ICalComponent] {
         var out: [ICalComponent] = []
+        let baseByKey = Dictionary((base ?? []).map { (Self.key($0), $0) }, uniquingKeysWith: { first, _ in first })
         let aByKey = Dictionary(a.map { (Self.key($0), $0) }, uniquingKeysWith: { first, _ in first })
         let bKeys = Set(b.map(Self.key))
         let knownByKey = known.map { Dictionary($0.map { (Self.key($0), $0) }, uniquingKeysWith: { first, _ in first }) }
@@ -69,7 +74,7 @@ public struct VdirMerge: Sendable {
             let key = Self.key(component)
             let olds = knownByKey.compactMap { $0[key] }
             if let other = aByKey[key] {
-                out.append(mergeComponent(other, component, known: olds))
+                out.append(mergeComponent(other, component, base: baseByKey[key], known: olds))
             } else if olds.isEmpty || !olds.contains(component) {
                 out.append(component)  // new on b's side, or changed there while a removed it
             }
@@ -81,7 +86,7 @@ public struct VdirMerge: Sendable {
         return out
     }
 
-    func mergeComponent(_ a: ICalComponent, _ b: ICalComponent, known: [ICalComponent]) -> ICalComponent {
+    func mergeComponent(_ a: ICalComponent, _ b: ICalComponent, base: ICalComponent?, known: [ICalComponent]) -> ICalComponent {
         if a == b { return b }
         let timeB = b.property("LAST-MODIFIED").flatMap { ICalDate.instant($0.value.trimmingCharacters(in: .whitespaces), zone: zone) }
         var names: [String] = []
@@ -106,7 +111,8 @@ public struct VdirMerge: Sendable {
                 continue
             default: break
             }
-            chosen[name] = pick(pa, pb, lb: lb, oldsB: known.map { $0.properties(name).map(\.contentLine) },
+            chosen[name] = pick(pa, pb, la: la, lb: lb, baseLines: base.map { $0.properties(name).map(\.contentLine) },
+                                oldsB: known.map { $0.properties(name).map(\.contentLine) },
                                 timeA: nextupTimes[name], timeB: timeB)
         }
         var merged = ICalComponent(name: b.name)
@@ -116,24 +122,30 @@ public struct VdirMerge: Sendable {
             merged.properties += chosen[p.name] ?? []
         }
         // Sub-components (alarms, overrides): the same rule, each by its key.
-        merged.components = mergeSubcomponents(a.components, b.components, known: known.map(\.components), timeB: timeB)
+        merged.components = mergeSubcomponents(a.components, b.components, base: base?.components,
+                                               known: known.map(\.components), timeB: timeB)
         return merged
     }
 
     /// One property's lines: the side that changed it, or the newer change.
-    func pick<T>(_ a: T, _ b: T, lb: [String], oldsB: [[String]], timeA: Int64?, timeB: Int64?) -> T {
+    func pick<T>(_ a: T, _ b: T, la: [String], lb: [String], baseLines: [String]?, oldsB: [[String]],
+                 timeA: Int64?, timeB: Int64?) -> T {
         if oldsB.contains(lb) { return a }  // b holds what a known version held: unchanged on b's side
+        // a holds what the base held and the bridge wrote nothing else since: unchanged on a's side
+        if let baseLines, la == baseLines, oldsB.allSatisfy({ $0 == baseLines }) { return b }
         return (timeA ?? .min) > (timeB ?? .min) ? a : b
     }
 
-    func mergeSubcomponents(_ a: [ICalComponent], _ b: [ICalComponent], known: [[ICalComponent]], timeB: Int64?) -> [ICalComponent] {
+    func mergeSubcomponents(_ a: [ICalComponent], _ b: [ICalComponent], base: [ICalComponent]?, known: [[ICalComponent]],
+                            timeB: Int64?) -> [ICalComponent] {
         if a == b { return b }
         if a.contains(where: { $0.name == "VTODO" }) || b.contains(where: { $0.name == "VTODO" }) {
-            return mergeLists(a, b, known: known)
+            return mergeLists(a, b, base: base, known: known)
         }
         // Alarms and the like: the whole list as one property.
         let lb = b.map { $0.serialized() }
         let olds = known.map { $0.map { $0.serialized() } }
-        return pick(a, b, lb: lb, oldsB: olds, timeA: nil, timeB: timeB)
+        return pick(a, b, la: a.map { $0.serialized() }, lb: lb, baseLines: base.map { $0.map { $0.serialized() } },
+                    oldsB: olds, timeA: nil, timeB: timeB)
     }
 }
