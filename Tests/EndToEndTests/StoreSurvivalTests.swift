@@ -56,6 +56,42 @@ import Testing
         #expect(try Data(contentsOf: other.appendingPathComponent("nextup.sqlite")) == before)
     }
 
+    /// The fault as people meet it: the very first command on a new machine
+    /// killed (kill -9) a few milliseconds in, at whatever step of making the
+    /// store it was. Every next command opens the store; none calls it
+    /// foreign. `NEXTUP_KILLS` sets how many first commands are killed.
+    @Test func aFirstCommandKilledAnyMomentLeavesAStoreTheNextCommandOpens() throws {
+        let runs = Int(ProcessInfo.processInfo.environment["NEXTUP_KILLS"] ?? "") ?? 24
+        var rng = SystemRandomNumberGenerator()
+        // How long a first command takes on this machine and build: the kills
+        // are spread over it, so they land at every step of making the store.
+        let started = Date()
+        #expect(try cli("probe").run("add", "Probe").status == 0)
+        let span = max(Date().timeIntervalSince(started), 0.01)
+        var killed = 0
+        for run in 0..<runs {
+            let cli = cli("kill-\(run)")
+            let first = Process()
+            first.executableURL = NextupProcess.binary
+            first.arguments = run % 2 == 0 ? ["add", "First"] : ["sync"]
+            first.environment = cli.environment.merging(["NEXTUP_PEER": scratch.path("peer-\(run)").path]) { $1 }
+            first.standardOutput = FileHandle.nullDevice
+            first.standardError = FileHandle.nullDevice
+            try first.run()
+            usleep(UInt32(span * Double.random(in: 0.05...0.95, using: &rng) * 1_000_000))
+            kill(first.processIdentifier, SIGKILL)
+            first.waitUntilExit()
+            if first.terminationReason == .uncaughtSignal { killed += 1 }
+            let count = try cli.run("count")
+            #expect(count.status == 0 && !count.stderr.contains("not a nextup database"), "run \(run): \(count)")
+            let add = try cli.run("add", "Second")
+            #expect(add.status == 0, "run \(run): \(add)")
+            #expect(try cli.run("doctor").status == 0, "run \(run)")
+        }
+        // The kills must land while the first command runs, or this proves nothing.
+        #expect(killed >= runs / 2, "only \(killed) of \(runs) first commands were killed before they ended")
+    }
+
     // MARK: Issue 31, item 3: a backup restores exactly
 
     @Test func anExportImportedIntoAnEmptyStoreIsTheSameStore() throws {
