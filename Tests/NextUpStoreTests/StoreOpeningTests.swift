@@ -122,6 +122,36 @@ import Testing
         #expect(try schema(store) == schema(fresh))
     }
 
+    /// Schema v10: a row an earlier build made for a change that came before
+    /// its task's creation (created 0, no version for `created`: a blank
+    /// "ghost" task) waits for its creation from then on — not listed, not
+    /// counted, not exported — and is kept, with its changes.
+    @Test func theV10MigrationHidesARowWhoseCreationNeverArrived() throws {
+        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+        let tmp = TemporaryFolder()
+        let location = StoreLocation(folder: tmp.url)
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("schema-v9.sqlite"), to: location.databaseURL)
+        let ghost = "0ba5e0ff-0000-4000-8000-000000000001"
+        let queue = try DatabaseQueue(path: location.databaseURL.path)
+        try queue.write { db in
+            let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM task WHERE created > 0 LIMIT 1"))
+            var versions = VersionsColumn.decode(row["versions"])
+            #expect(versions.removeValue(forKey: .created) != nil)
+            var copy = Dictionary(uniqueKeysWithValues: row.columnNames.map { ($0, row[$0] as DatabaseValue) })
+            copy["id"] = ghost.databaseValue
+            copy["created"] = 0.databaseValue
+            copy["versions"] = VersionsColumn.encode(versions).databaseValue
+            let names = Array(copy.keys)
+            try db.execute(sql: "INSERT INTO task (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
+                           arguments: StatementArguments(names.map { copy[$0]! }))
+        }
+        try queue.close()
+        let store = try TaskStore.open(location)
+        #expect(try store.allTasks().count == 5)
+        #expect(try !store.allTasks().contains { $0.id.rawValue == ghost })
+        #expect(try store.tasksAwaitingCreation() == 1)
+    }
+
     /// Schema v5 rewrites the versions column and the outbox (half the bytes
     /// per task): every version of the v4 fixture survives, and each outbox
     /// entry reads back as the v4 changes still standing in their rows, with

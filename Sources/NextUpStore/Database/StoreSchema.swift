@@ -28,7 +28,7 @@ public enum StoreSchema {
         try db.execute(sql: "PRAGMA page_size = \(pageSize)")
     }
 
-    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"]
+    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -208,6 +208,17 @@ public enum StoreSchema {
                 DELETE FROM meta WHERE key >= 'sync.vdir.' AND key < 'sync.vdir/';
                 PRAGMA user_version = 9;
                 """)
+        }
+        // v10, data only: a row an earlier build made for a change that came
+        // before its task's creation (created 0, no version for `created`) is
+        // marked as waiting for its creation (`TaskRow.unbornCreated`), so it
+        // is no longer shown, exported or written from.
+        m.registerMigration("v10") { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT id, versions FROM task WHERE created = 0")
+            for row in rows where VersionsColumn.decode(row["versions"] as String? ?? "")[.created] == nil {
+                try db.execute(sql: "UPDATE task SET created = ? WHERE id = ?", arguments: [TaskRow.unbornCreated, row["id"] as String])
+            }
+            try db.execute(sql: "PRAGMA user_version = 10")
         }
         return m
     }
