@@ -26,7 +26,7 @@ import Testing
         let r = try nextup.run("import", "--from", "taskwarrior", path.path)
         #expect(r.status == 1, "\(r)")
         let lines = r.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.count == 5, "\(r)")
+        try #require(lines.count == 5, "\(r)")
         #expect(lines[0].hasPrefix("nextup: item 2 (0f4c6a51-7d1e-4c55-9b51-2d3e8a1c0b02): 'due' is not a Taskwarrior date"), "\(lines)")
         #expect(lines[1].hasPrefix("nextup: item 4 (0f4c6a51-7d1e-4c55-9b51-2d3e8a1c0b04): tag 'a,b'"), "\(lines)")
         #expect(lines[2] == "nextup: item 5 has no uuid")
