@@ -7,8 +7,10 @@ struct TaskwarriorSide {
     let scratch: Scratch
     /// Options both directions take (`--urgency-from`, `--duration-from`, …).
     var mapping: [String] = []
+    /// The time zone both sides run in.
+    var timeZone = "UTC"
 
-    var nextup: NextupProcess { NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("store").path, "TZ": "UTC"]) }
+    var nextup: NextupProcess { NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("store").path, "TZ": timeZone]) }
 
     /// Runs `task` with its own taskrc and data folder; a failure is thrown.
     @discardableResult
@@ -24,13 +26,17 @@ struct TaskwarriorSide {
                 recurrence.confirmation=no
                 uda.estimate.type=duration
                 uda.estimate.label=Estimate
+                uda.energy.type=string
+                uda.energy.label=Energy
+                uda.touched.type=string
+                uda.touched.label=Touched
 
                 """.utf8).write(to: rc)
         }
         var env = ProcessInfo.processInfo.environment
         env["TASKRC"] = rc.path
         env["TASKDATA"] = scratch.path("taskdata").path
-        env["TZ"] = "UTC"
+        env["TZ"] = timeZone
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/task")
         p.arguments = ["rc.data.location=" + scratch.path("taskdata").path] + args

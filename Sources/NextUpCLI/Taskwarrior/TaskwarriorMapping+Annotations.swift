@@ -16,7 +16,8 @@ extension TaskwarriorMapping {
     /// (``notes(_:)`` of the result is `notes`); an annotation whose text is
     /// still in the notes, in its place, goes out as it came (text and
     /// `entry`, byte for byte); the rest of the notes becomes new annotations,
-    /// one per line (a blank line stays with the line above it), dated at
+    /// one per line (blank lines go with the line above, or below after a
+    /// kept annotation), dated at
     /// `editTime`, or just after the annotation above when that is later.
     /// Entries strictly increase down the notes, because Taskwarrior lists
     /// annotations by date: an annotation moved above an older one is dated
@@ -33,7 +34,9 @@ extension TaskwarriorMapping {
         var rest = Substring(notes)
         while !rest.isEmpty {
             var matched = false
-            for (i, a) in kept.enumerated() where !used[i] {
+            // A blank line goes with the next line's new annotation (Taskwarrior drops empty ones).
+            let blankFirst = rest.prefix { $0 != "\n" }.allSatisfy(\.isWhitespace)
+            for (i, a) in kept.enumerated() where !used[i] && !blankFirst {
                 let forms = [TaskText.normalized(a.description), noteTime(a.entry, options) + "  " + TaskText.normalized(a.description)]
                 for form in forms {
                     var candidate = Substring(form)
@@ -50,7 +53,11 @@ extension TaskwarriorMapping {
                 if matched { break }
             }
             if matched { continue }
-            var end = rest.firstIndex(of: "\n") ?? rest.endIndex
+            var end = rest.startIndex
+            while let newline = rest[end...].firstIndex(of: "\n"), rest[end..<newline].allSatisfy(\.isWhitespace) {
+                end = rest.index(after: newline)
+            }
+            end = rest[end...].firstIndex(of: "\n") ?? rest.endIndex
             while end < rest.endIndex {
                 let next = rest[rest.index(after: end)...]
                 let line = next.prefix { $0 != "\n" }
