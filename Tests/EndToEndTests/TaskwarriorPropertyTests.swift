@@ -141,8 +141,8 @@ import Testing
             case 9: args = ["modify", "energy:" + ["low", "high", ""].randomElement(using: &rng)!]
             default: args = pending ? ["delete"] : ["modify", "priority:H"]
             }
-            try side.task([uuid] + args)
-            done.append("\(task["description"] ?? "?"): \(args.joined(separator: " "))")
+            // Refused edits (`stop` of a task not started, …) change nothing.
+            if (try? side.task([uuid] + args)) != nil { done.append("\(task["description"] ?? "?"): \(args.joined(separator: " "))") }
         }
         return done
     }
