@@ -173,7 +173,7 @@ import Testing
             case 6: args = ["edit", id, ["--next", "--no-next"].randomElement(using: &rng)!]
             case 7: args = ["edit", id, "--urgency", ["urgent", "not-urgent", "none"].randomElement(using: &rng)!]
             case 8: args = ["edit", id, "--duration", ["45m", "2h", "none"].randomElement(using: &rng)!]
-            case 9: args = [task["done"] as? Bool == true ? "undone" : "done", id]
+            case 9: args = [task["deleted"] as? Bool == true ? "restore" : task["done"] as? Bool == true ? "undone" : "done", id]
             // Taskwarrior has one status: a task done, then deleted, comes back deleted and not done.
             case 10: args = [task["deleted"] as? Bool == true ? "restore" : task["done"] as? Bool == true ? "undone" : "delete", id]
             case 11: args = ["add", phrase(&rng), "--urgency", "not-urgent", "--notes", "typed\nin nextup"]
