@@ -189,7 +189,9 @@ import Testing
     /// nextup keeps without mapping.
     func touchAll(_ side: TaskwarriorSide, _ trip: Int) throws {
         let ids = try side.taskwarriorTasks().values.filter { $0["status"] as? String != "recurring" }.compactMap { $0["uuid"] as? String }
-        for id in ids { try side.task("uuid:\(id)", "modify", "touched:\(trip)") }
+        if !ids.isEmpty { try side.task(["rc.bulk=0"] + ids + ["modify", "touched:\(trip)"]) }
+        let touched = try side.taskwarriorTasks().values.filter { $0["status"] as? String != "recurring" }
+        #expect(touched.allSatisfy { $0["touched"] as? String == "\(trip)" }, "every task touched")
     }
 
     /// Taskwarrior's `modified` counts whole seconds: an edit there is newer
