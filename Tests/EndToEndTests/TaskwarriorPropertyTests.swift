@@ -161,7 +161,8 @@ import Testing
             case 1: args = ["edit", id, "--importance", ["1", "2", "3", "none"].randomElement(using: &rng)!]
             case 2: args = ["edit", id, "--category", ["Errands", "Home.Garden", "none"].randomElement(using: &rng)!]
             case 3: args = ["edit", id, ["--tag", "--untag"].randomElement(using: &rng)!, ["Work", "two words", "fresh"].randomElement(using: &rng)!]
-            case 4: args = ["edit", id, "--due", ["2026-12-24", "2027-02-01", "none"].randomElement(using: &rng)!]
+            // A recurring task keeps a due date in Taskwarrior (README).
+            case 4: args = ["edit", id, "--due", (recurring(task) ? ["2026-12-24", "2027-02-01"] : ["2026-12-24", "2027-02-01", "none"]).randomElement(using: &rng)!]
             case 5:
                 switch rng.next() % 4 {
                 case 0: lines.append(phrase(&rng))
@@ -183,6 +184,11 @@ import Testing
             if r.status == 0 { done.append("\(task["title"] ?? "?"): \(args.dropFirst(args[0] == "edit" ? 2 : 1).joined(separator: " "))") }
         }
         return done
+    }
+
+    /// Whether a nextup task is one of a Taskwarrior recurrence (it keeps `recur`).
+    func recurring(_ task: [String: Any]) -> Bool {
+        ((task["extra"] as? [String: Any])?["taskwarrior"] as? String ?? "").contains("\"recur\"")
     }
 
     /// Every Taskwarrior task but the templates made newer there, by a UDA

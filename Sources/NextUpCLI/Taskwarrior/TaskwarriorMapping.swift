@@ -314,6 +314,9 @@ enum TaskwarriorMapping {
                 o["due"] = TaskwarriorDate.format(Int64(date.timeIntervalSince1970 * 1000))
             }
         }
+        // A recurring task must have a due date (`task import` crashes without
+        // one): cleared in nextup, the kept one goes back.
+        if o["due"] == nil, o["recur"] != nil, let keptDue = keptValues["due"] { o["due"] = keptDue }
         // Duration: the UDA named for it, else nextup's own attribute.
         let minutes = t.duration?.minutes
         if let name = options.durationFrom {
