@@ -49,11 +49,16 @@ struct ImportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read another tool's format: taskwarrior (what `task export` writes, 2.6 or 3.x).", valueName: "format"))
     var from: InterchangeFormat?
     @OptionGroup var taskwarrior: TaskwarriorOptions
+    @OptionGroup var taskwarriorImport: TaskwarriorImportOptions
+
+    func validate() throws {
+        if taskwarriorImport.skipInvalid && from != .taskwarrior { throw ValidationError("--skip-invalid goes with --from taskwarrior") }
+    }
 
     /// The file is read and checked whole before the store is opened, so a
     /// rejected file never creates a store.
     func run() throws {
-        let (records, templates) = try readRecords()
+        let (records, templates, skipped) = try readRecords()
         var imported: TaskStore.ImportSummary?
         let context = try CommandContext.open(global) { location in
             let opened = try TaskStore.openImporting(location, records, overwrite: overwrite)
@@ -74,6 +79,7 @@ struct ImportCommand: ParsableCommand {
         if templates > 0 {
             print("kept \(templates) recurring template\(templates == 1 ? "" : "s") hidden for the way back (their tasks imported as plain tasks)")
         }
+        for line in skipped { print("skipped \(Sanitizer.visible(line))") }
     }
 }
 
@@ -89,12 +95,13 @@ extension ImportCommand {
         return data
     }
 
-    /// The file's records (and how many recurring templates it held).
-    func readRecords() throws -> (records: [TaskJSON], templates: Int) {
-        guard from == .taskwarrior else { return (try JSONOutput.decodeTasks(Self.contents(of: file)), 0) }
-        let tasks = try TaskwarriorReader.read(Self.contents(of: file))
-        let mapping = taskwarrior.options(try CommandContext.loadConfig().taskwarrior)
-        return (try tasks.map { try TaskwarriorMapping.record($0, mapping) }, tasks.filter { $0.status == .recurring }.count)
+    /// The file's records (how many recurring templates they hold, and the
+    /// items skipped).
+    func readRecords() throws -> (records: [TaskJSON], templates: Int, skipped: [String]) {
+        guard from == .taskwarrior else { return (try JSONOutput.decodeTasks(Self.contents(of: file)), 0, []) }
+        let read = try TaskwarriorImport(Self.contents(of: file), taskwarrior.options(try CommandContext.loadConfig().taskwarrior))
+        try taskwarriorImport.check(read)
+        return (read.records, read.templates, read.bad)
     }
 }
 

@@ -3,21 +3,29 @@ import NextUpCore
 
 /// Taskwarrior ↔ nextup, both ways (README, "Coming from Taskwarrior").
 ///
-/// In: `description` → title; `annotations` → notes, one line each with its
-/// date (and kept for the way back); `priority` H/M/L → importance 3/2/1;
-/// `project` → category (the whole project, or its first segment), the
-/// project kept; `tags` → tags, case kept, and `next` (or a set `start`) →
-/// Next Up; `due` → the due date in the local time zone; `status`
-/// pending/waiting → open, completed → done at `end`, deleted → deleted,
-/// recurring templates → kept hidden (deleted) for the way back; `entry` →
-/// created; `modified` → the version time of every imported field; urgency and
-/// duration from a tag or UDA the user names; every other attribute (UDAs,
-/// `wait`, `scheduled`, `until`, `depends`, …) kept as an opaque field
-/// `tw.<name>` and written back. Each task keeps its `uuid` as its id.
+/// Contract, for every task: out then in gives nextup the values it had
+/// (every field nextup maps), and in then out gives Taskwarrior back what it
+/// wrote, byte for byte, for every attribute nextup did not change — so a
+/// round trip with edits on either side never drifts. For that, each
+/// imported task keeps, in one opaque field (``keptField``), every attribute
+/// nextup does not map (UDAs, `wait`, `scheduled`, `until`, `depends`, …) and
+/// the original of every one it maps but may spell differently
+/// (`description`, `project`, `tags`, `due`, `start`, `end`, `status`, the
+/// annotations with their dates); `export` writes the original back while
+/// nextup's value still reads as it.
 ///
-/// Out: the same, reversed; what nextup did not change goes back exactly as
-/// it came (project, due time, annotations, priority letters, every kept
-/// attribute), so Taskwarrior → nextup → Taskwarrior gives the same tasks.
+/// In: `description` → title; `annotations` → notes (their texts, one after
+/// the other; see ``annotations(for:kept:editTime:_:)`` for the way back);
+/// `priority` H/M/L → importance 3/2/1; `project` → category (the whole
+/// project, or its first segment); `tags` → tags, but `next` (or a set
+/// `start`) → Next Up and the urgency tag → urgency; `due` → the due date in
+/// the local time zone; `status` pending/waiting → open, completed → done at
+/// `end`, deleted → deleted, recurring templates → kept hidden (deleted);
+/// `entry` → created; `modified` → the version time of every imported field;
+/// urgency and duration from a tag or UDA the user names, else from
+/// nextup's own attributes (``urgencyMarker``, ``durationMarker``), which
+/// carry what Taskwarrior has no place for. Each task keeps its `uuid` as
+/// its id.
 enum TaskwarriorMapping {
     struct Options {
         /// Category from the whole project (`Home.Garden`) or its first segment (`Home`).
@@ -46,45 +54,55 @@ enum TaskwarriorMapping {
     }
 
     static let source = "taskwarrior"
-    /// The prefix of kept Taskwarrior attributes among a task's opaque fields.
+    /// The opaque field holding a task's kept Taskwarrior attributes, as one
+    /// JSON object (text, keys sorted).
+    static let keptField = "taskwarrior"
+    /// The prefix of kept attributes as an earlier nextup stored them, one
+    /// field each; read only for a task without ``keptField``.
     static let kept = "tw."
+    /// The Taskwarrior attribute that carries nextup's urgency when the
+    /// urgency tag or UDA cannot (`not-urgent` beside a tag; any urgency
+    /// without `--urgency-from`).
+    static let urgencyMarker = "nextup_urgency"
+    /// The Taskwarrior attribute that carries nextup's duration (minutes)
+    /// without `--duration-from`.
+    static let durationMarker = "nextup_duration"
+    /// The tag that puts a task in Next Up.
+    static let nextTag = "next"
 
     // MARK: In
 
     static func record(_ t: TaskwarriorTask, _ options: Options) throws -> TaskJSON {
-        var r = TaskJSON(title: t.description)
+        var r = TaskJSON(title: try TaskText.title(t.description))
         r.id = t.uuid.rawValue
         r.source = source
         r.externalID = t.uuid.rawValue
         r.created = t.entry.map(Timestamps.rfc3339)
         r.modified = (t.modified ?? t.entry).map(Timestamps.rfc3339)
-        var extra: [String: FieldValue] = [:]
-        func keep(_ name: String, _ json: String) { extra[kept + name] = .string(json) }
-        for (name, json) in t.other { keep(name, json) }
-
+        var keep = t.other
+        if r.title != t.description { keep["description"] = jsonString(t.description) }
         if !t.annotations.isEmpty {
-            r.notes = notes(t.annotations, options)
-            keep("annotations", annotationsJSON(t.annotations))
+            r.notes = try TaskText.notes(t.annotations.map(\.description).joined(separator: "\n"))
+            keep["annotations"] = annotationsJSON(t.annotations)
         }
         switch t.priority {
         case "H": r.importance = 3
         case "M": r.importance = 2
         case "L": r.importance = 1
-        case let other?: keep("priority", jsonString(other))
+        case let other?: keep["priority"] = jsonString(other)
         case nil: break
         }
         if let project = t.project {
-            keep("project", jsonString(project))
-            let category = options.categoryFromFirstSegment ? String(project.split(separator: ".").first ?? Substring(project)) : project
-            r.category = String(category.prefix(TaskText.maxCategoryLength))
+            keep["project"] = jsonString(project)
+            r.category = category(of: project, options)
         }
-        r.tags = t.tags
-        if t.tags.count > 1 { keep("tags", "[" + t.tags.map(jsonString).joined(separator: ",") + "]") }
-        r.nextUp = t.tags.contains("next") || t.start != nil
-        if let start = t.start { keep("start", jsonString(TaskwarriorDate.format(start))) }
+        if !t.tags.isEmpty { keep["tags"] = "[" + t.tags.map(jsonString).joined(separator: ",") + "]" }
+        r.tags = try t.tags.filter { $0 != nextTag && $0 != options.urgencyFrom }.map(TaskText.tag)
+        r.nextUp = t.tags.contains(nextTag) || t.start != nil
+        if let start = t.start { keep["start"] = jsonString(TaskwarriorDate.format(start)) }
         if let due = t.due {
             r.due = localDate(due, options).description
-            keep("due", jsonString(TaskwarriorDate.format(due)))
+            keep["due"] = jsonString(TaskwarriorDate.format(due))
         }
         switch t.status {
         case .pending, .waiting: r.done = false; r.deleted = false
@@ -94,32 +112,51 @@ enum TaskwarriorMapping {
         case .deleted: r.deleted = true
         case .recurring: r.deleted = true  // a template: hidden, kept for the way back
         }
-        if t.status != .pending { keep("status", jsonString(t.status.rawValue)) }
-        if let end = t.end, t.status != .completed { keep("end", jsonString(TaskwarriorDate.format(end))) }
+        if t.status != .pending { keep["status"] = jsonString(t.status.rawValue) }
+        if let end = t.end, t.status != .completed { keep["end"] = jsonString(TaskwarriorDate.format(end)) }
         if let name = options.urgencyFrom {
             if t.tags.contains(name) { r.urgency = "urgent" }
             else if let value = t.other[name] { r.urgency = truthy(value) ? "urgent" : "not-urgent" }
         }
+        if r.urgency == nil, let marker = t.other[urgencyMarker].flatMap(unquoted), let urgency = Urgency(rawValue: marker) {
+            r.urgency = urgency.rawValue
+        }
         if let name = options.durationFrom, let value = t.other[name] {
             guard let minutes = minutes(value) else {
-                throw TaskInputError("\(t.uuid.short): '\(name)' is not a duration (\(Sanitizer.visible(value)); expected minutes or PT1H30M)")
+                throw TaskInputError("'\(name)' is not a duration (\(Sanitizer.visible(value)); expected minutes or PT1H30M)")
             }
             r.duration = minutes
+        } else if let marker = t.other[durationMarker] {
+            r.duration = minutes(marker)
         }
-        r.extra = extra.isEmpty ? nil : extra
+        let text = "{" + keep.sorted { $0.key < $1.key }.map { jsonString($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
+        guard text.utf8.count <= TaskField.maxOpaqueBytes else {
+            throw TaskInputError("its annotations and other attributes take \(text.utf8.count / 1024) KiB; nextup keeps at most \(TaskField.maxOpaqueBytes / 1024) KiB per task")
+        }
+        // A recurring template is kept only for the way back: hidden from
+        // every list and lookup (and shown again should it stop being one).
+        r.extra = [keptField: .string(text), TaskField.hidden.rawValue: t.status == .recurring ? .bool(true) : .null]
         return r
     }
 
-    /// One line per annotation: `YYYY-MM-DD HH:MM  text` in local time.
-    static func notes(_ annotations: [TaskwarriorTask.Annotation], _ options: Options) -> String {
-        annotations.map { "\(noteTime($0.entry, options))  \($0.description)" }.joined(separator: "\n")
+    /// The category a project maps to (nil when none fits).
+    static func category(of project: String, _ options: Options) -> String? {
+        var name = options.categoryFromFirstSegment ? String(project.split(separator: ".").first ?? Substring(project)) : project
+        name = String(name.prefix(TaskText.maxCategoryLength))
+        while name.utf8.count > TaskText.maxCategoryBytes { name.removeLast() }
+        return try? TaskText.category(name)
     }
 
-    /// `yyyy-MM-dd HH:mm` of `millis` in the options' time zone: what
-    /// `options.noteTime` writes, made from the zone's offset at that instant
-    /// and the civil date (a DateFormatter per annotation was a twentieth of
-    /// an import). Dates before the Gregorian calendar's start (1583) or
-    /// past 9999 are left to the formatter, whose calendar is Julian before it.
+    /// The text of a JSON string value (`"x"` → `x`); nil for any other value.
+    static func unquoted(_ json: String) -> String? {
+        guard json.hasPrefix("\""), let value = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed) as? String else { return nil }
+        return value
+    }
+
+    /// `yyyy-MM-dd HH:mm` of `millis` in the options' time zone: how an
+    /// earlier nextup dated each annotation in the notes (recognised on the
+    /// way back). Dates before the Gregorian calendar's start (1583) or past
+    /// 9999 are left to the formatter, whose calendar is Julian before it.
     static func noteTime(_ millis: Int64, _ options: Options) -> String {
         let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
         let offset = Int64(options.calendar.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
@@ -187,17 +224,30 @@ enum TaskwarriorMapping {
 
     // MARK: Out
 
-    /// The Taskwarrior object of a task, as `task import` reads it.
-    static func object(_ t: TaskItem, _ options: Options) -> [String: Any] {
-        var o: [String: Any] = [:]
-        var keptValues: [String: Any] = [:]
+    /// The attributes a task kept from its import, parsed (``keptField``,
+    /// else an earlier nextup's `tw.` fields).
+    static func keptValues(_ t: TaskItem) -> [String: Any] {
+        if case .string(let text)? = t.extra[TaskField(rawValue: keptField)!] {
+            return (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+        }
+        var values: [String: Any] = [:]
         for (field, value) in t.extra {
             guard field.rawValue.hasPrefix(kept), case .string(let json) = value,
                   let parsed = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed) else { continue }
-            keptValues[String(field.rawValue.dropFirst(kept.count))] = parsed
+            values[String(field.rawValue.dropFirst(kept.count))] = parsed
         }
+        return values
+    }
+
+    /// The Taskwarrior object of a task, as `task import` reads it.
+    static func object(_ t: TaskItem, _ options: Options) -> [String: Any] {
+        let keptValues = keptValues(t)
+        var o: [String: Any] = [:]
+        let handled: Set<String> = ["status", "end", "priority", "project", "due", "start", "annotations", "tags", "description"]
+        for (name, value) in keptValues where !handled.contains(name) { o[name] = value }
         o["uuid"] = t.id.rawValue
-        o["description"] = t.title
+        let keptDescription = keptValues["description"] as? String
+        o["description"] = keptDescription.flatMap { (try? TaskText.title($0)) == t.title ? $0 : nil } ?? t.title
         o["entry"] = TaskwarriorDate.format(t.created)
         o["modified"] = TaskwarriorDate.format(t.modified.millis)
         let keptStatus = keptValues["status"] as? String
@@ -217,16 +267,44 @@ enum TaskwarriorMapping {
         case .low: o["priority"] = "L"
         case nil: if let p = keptValues["priority"] { o["priority"] = p }
         }
-        if let category = t.category {
-            let project = keptValues["project"] as? String
-            let derived = project.map { options.categoryFromFirstSegment ? String($0.split(separator: ".").first ?? "") : $0 }
-            o["project"] = derived == category ? project : category
+        let keptProject = keptValues["project"] as? String
+        if let keptProject, category(of: keptProject, options) == t.category {
+            o["project"] = keptProject
+        } else if let category = t.category {
+            o["project"] = category
         }
-        if !t.tags.isEmpty {
-            // Taskwarrior's own order while the set is the same.
-            let keptTags = keptValues["tags"] as? [String]
-            o["tags"] = keptTags.map(Set.init) == Set(t.tags) ? keptTags : t.tags
+        // Tags: nextup's, with `next` for Next Up and the urgency tag; in
+        // Taskwarrior's own order and spelling where they came from it.
+        let keptTags = keptValues["tags"] as? [String] ?? []
+        var wanted = Set(t.tags.filter { $0 != nextTag && $0 != options.urgencyFrom })
+        if t.isNextUp {
+            if let start = keptValues["start"] { o["start"] = start }
+            if keptValues["start"] == nil || keptTags.contains(nextTag) { wanted.insert(nextTag) }
         }
+        // Urgency: the tag, or the UDA it came in, else nextup's own attribute.
+        let marker = urgencyMarker
+        if let name = options.urgencyFrom, let keptUDA = keptValues[name] {
+            switch t.urgency {
+            case .urgent?: o[name] = truthy(jsonText(keptUDA)) ? keptUDA : "urgent"
+            case .notUrgent?: o[name] = truthy(jsonText(keptUDA)) ? "not-urgent" : keptUDA
+            case nil: o[name] = nil; o[marker] = nil
+            }
+        } else if let name = options.urgencyFrom {
+            switch t.urgency {
+            case .urgent?: wanted.insert(name)
+            case .notUrgent?: o[marker] = Urgency.notUrgent.rawValue
+            case nil: o[marker] = nil
+            }
+        } else {
+            o[marker] = t.urgency?.rawValue
+        }
+        var tags: [String] = []
+        for tag in keptTags {
+            let name = (try? TaskText.tag(tag)) ?? tag
+            if wanted.remove(name) != nil { tags.append(tag) }
+        }
+        tags += wanted.sorted()
+        if !tags.isEmpty { o["tags"] = tags }
         if let due = t.due {
             let keptDue = (keptValues["due"] as? String).flatMap(TaskwarriorDate.parse)
             if let keptDue, localDate(keptDue, options) == due {
@@ -236,23 +314,35 @@ enum TaskwarriorMapping {
                 o["due"] = TaskwarriorDate.format(Int64(date.timeIntervalSince1970 * 1000))
             }
         }
-        if t.isNextUp, let start = keptValues["start"] { o["start"] = start }
-        // Annotations: the kept ones while the notes still say what they said.
-        if let annotations = keptValues["annotations"] as? [[String: Any]],
-           t.notes == notes(annotations.compactMap { a in
-               (a["entry"] as? String).flatMap(TaskwarriorDate.parse).map { TaskwarriorTask.Annotation(entry: $0, description: a["description"] as? String ?? "") }
-           }, options) {
-            o["annotations"] = annotations
-        } else if !t.notes.isEmpty {
-            o["annotations"] = t.notes.split(separator: "\n").map { ["entry": TaskwarriorDate.format(t.versions[.notes]?.timestamp.millis ?? t.created), "description": String($0)] }
+        // A recurring task must have a due date (`task import` crashes without
+        // one): cleared in nextup, the kept one goes back.
+        if o["due"] == nil, o["recur"] != nil, let keptDue = keptValues["due"] { o["due"] = keptDue }
+        // Duration: the UDA named for it, else nextup's own attribute.
+        let minutes = t.duration?.minutes
+        if let name = options.durationFrom {
+            if let minutes {
+                if o[name].map({ Self.minutes(jsonText($0)) != minutes }) ?? true { o[name] = isoDuration(minutes) }
+            } else {
+                o[name] = nil
+                o[durationMarker] = nil
+            }
+        } else if o[durationMarker].map({ Self.minutes(jsonText($0)) != minutes }) ?? (minutes != nil) {
+            o[durationMarker] = minutes.map(String.init)
         }
-        for (name, value) in keptValues where !["status", "end", "priority", "project", "due", "start", "annotations", "tags"].contains(name) {
-            o[name] = value
+        // Annotations: each kept as it came while its text is in the notes.
+        let keptAnnotations = (keptValues["annotations"] as? [[String: Any]] ?? []).compactMap { a in
+            (a["entry"] as? String).flatMap(TaskwarriorDate.parse).map { TaskwarriorTask.Annotation(entry: $0, description: a["description"] as? String ?? "") }
         }
-        if let name = options.durationFrom, let minutes = t.duration?.minutes, o[name] == nil || TaskwarriorMapping.minutes(jsonText(o[name]!)) != minutes {
-            o[name] = "PT\(minutes / 60)H\(minutes % 60)M"
+        let annotations = annotations(for: t.notes, kept: keptAnnotations, editTime: t.versions[.notes]?.timestamp.millis ?? t.modified.millis, options)
+        if !annotations.isEmpty {
+            o["annotations"] = annotations.map { ["entry": TaskwarriorDate.format($0.entry), "description": $0.description] }
         }
         return o
+    }
+
+    /// `PT1H30M`, `PT2H`, `PT45M`.
+    static func isoDuration(_ minutes: Int) -> String {
+        "PT" + (minutes >= 60 ? "\(minutes / 60)H" : "") + (minutes % 60 != 0 || minutes < 60 ? "\(minutes % 60)M" : "")
     }
 
     static func jsonText(_ value: Any) -> String {

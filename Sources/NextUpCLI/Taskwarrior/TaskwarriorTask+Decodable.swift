@@ -16,7 +16,7 @@ extension TaskwarriorTask: Decodable {
             let raw = (try? o.decode(String.self, forKey: "uuid")) ?? (try? o.decode(JSONValue.self, forKey: "uuid")).map(\.text) ?? "?"
             throw TaskInputError("\(place): 'uuid' is not a UUID (\(Sanitizer.visible(raw)))")
         }
-        let name = "\(place) (\(uuid.short))"
+        let name = "\(place) (\(uuid.rawValue))"
         func fail(_ message: String) -> TaskInputError { TaskInputError("\(name): \(message)") }
         func string(_ key: String) throws -> String? {
             guard o.contains(AttributeKey(key)) else { return nil }

@@ -31,6 +31,11 @@ enum ListSQL {
     /// as it was (`created` is in the covering index: no row is looked up for it).
     static let born = "created >= 0"
 
+    /// Not a hidden record (``TaskItem/isHidden``, ``TaskField/hidden``):
+    /// the condition of every read that may meet deleted rows (hidden
+    /// records are always deleted, so the open lists need not say it).
+    static let shown = "json_extract(extra, '$.\(TaskField.hidden.rawValue)') IS NOT 1"
+
     /// ``TaskItem/isTBD``: some field of ``TaskField/triage`` unset (each
     /// triage field's column carries the field's name).
     static let tbd = "(" + TaskField.triage.compactMap { $0.spec.map { "\($0.column) IS NULL" } }.joined(separator: " OR ") + ")"

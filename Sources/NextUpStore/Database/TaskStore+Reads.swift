@@ -21,7 +21,7 @@ extension TaskStore {
             throw StoreError.badReference(Sanitizer.visible(reference))
         }
         let matches = try database.read { db in
-            try TaskRow.fetchAll(db, where: "id >= ? AND id < ? AND \(ListSQL.born)", arguments: [ref, ref + "\u{7F}"], order: "id LIMIT 11")
+            try TaskRow.fetchAll(db, where: "id >= ? AND id < ? AND \(ListSQL.born) AND \(ListSQL.shown)", arguments: [ref, ref + "\u{7F}"], order: "id LIMIT 11")
         }
         switch matches.count {
         case 0: throw StoreError.unknownTask(ref)
@@ -45,7 +45,7 @@ extension TaskStore {
         case .nextUp: clause = "next_up IS NOT NULL AND \(ListSQL.open)"
         case .all: clause = "+deleted = 0 AND +\(ListSQL.born)"
         case .done: clause = "+completed_at IS NOT NULL AND +deleted = 0 AND +\(ListSQL.born)"
-        case .deleted: clause = "+deleted = 1 AND +\(ListSQL.born)"
+        case .deleted: clause = "+deleted = 1 AND +\(ListSQL.born) AND \(ListSQL.shown)"
         case .tbd: clause = "\(open) AND \(ListSQL.tbd)"
         }
         if let category = filter.category {

@@ -178,7 +178,7 @@ extension TaskStore {
     /// at most `limit`: the TUI's history.
     public func historyIDs(limit: Int) throws -> [TaskID] {
         try database.read { db in
-            try Self.ids(db, "SELECT id FROM task WHERE (deleted = 1 OR completed_at IS NOT NULL) AND \(ListSQL.born) ORDER BY modified DESC, id LIMIT ?",
+            try Self.ids(db, "SELECT id FROM task WHERE (deleted = 1 OR completed_at IS NOT NULL) AND \(ListSQL.born) AND \(ListSQL.shown) ORDER BY modified DESC, id LIMIT ?",
                          [limit])
         }
     }
