@@ -43,6 +43,35 @@ import Testing
         #expect(moved.contains("DUE;VALUE=DATE-TIME:20270101T020000Z\r\n"), "\(moved)")
     }
 
+    /// A due time with a TZID the zone database knows is converted to the
+    /// local date (and written back in that zone when nextup moves it); an
+    /// unknown TZID is read as written, and the sync says so once.
+    @Test func aDueTimeInANamedZoneIsItsLocalDate() throws {
+        let file = calendar(["SUMMARY:Renew the passport", "DUE;TZID=America/New_York:20261224T210000"])
+        let todo = try ICalComponent.parse(file)[0].components[0]
+        #expect(try VTodoView(vtodo: todo, zone: .fixed(3600)).due == "2026-12-25")
+        #expect(try VTodoView(vtodo: todo, zone: .fixed(-5 * 3600)).due == "2026-12-24")
+        #expect(try VTodoView(vtodo: todo, zone: .fixed(-8 * 3600)).due == "2026-12-24")
+        // Moved in Berlin to the 31st: 03:00 there is 21:00 on the 30th in New York.
+        let moved = try #require(ICalComponent.patched(file, for: try task(due: "2026-12-31"), zone: .fixed(3600)))
+        #expect(moved.contains("DUE;TZID=America/New_York:20261230T210000\r\n"), "\(moved)")
+        #expect(try VTodoView(vtodo: try ICalComponent.parse(Array(moved.utf8))[0].components[0], zone: .fixed(3600)).due == "2026-12-31")
+        #expect(ICalComponent.patched(file, for: try task(due: "2026-12-25"), zone: .fixed(3600)) == nil)
+
+        let unknown = calendar(["SUMMARY:Renew the passport", "DUE;TZID=Olympus Mons Standard Time:20261224T210000"])
+        #expect(try VTodoView(vtodo: try ICalComponent.parse(unknown)[0].components[0], zone: .fixed(3600)).due == "2026-12-24")
+        let vdir = tmp.path("vdir")
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        try Data(unknown).write(to: vdir.appendingPathComponent("p1.ics"))
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("store")))
+        let bridge = VdirBridge(store: store, folder: vdir, zone: .fixed(3600))
+        let first = try bridge.cycle()
+        #expect(first.notices.filter { $0.contains("Olympus Mons Standard Time") }.count == 1, "\(first.lines)")
+        #expect(try store.task(TaskID.forVTodoUID("p1"))?.due?.description == "2026-12-24")
+        let second = try bridge.cycle()
+        #expect(!second.notices.contains { $0.contains("Olympus") }, "\(second.lines)")
+    }
+
     /// Values nextup holds more coarsely stay as the phone wrote them; a
     /// file that says what the task says is not written at all.
     @Test func whatMapsToTheTaskStaysByteForByte() throws {

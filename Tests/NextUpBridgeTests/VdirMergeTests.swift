@@ -56,7 +56,7 @@ import Testing
             // (the merge reads such a value as no change: see VdirMerge).
             for name in Self.names where rng.chance(0.3) {
                 var v = value(name)
-                if v == nil, [base, f1, f2].contains(where: { $0[name] == nil }) { v = "phone-\(rng.next() % 1000)" }
+                if [base, f1, f2].contains(where: { $0[name] == v }) { v = "phone-\(rng.next() % 1000)" }
                 if v != phoneBase[name] { phone[name] = v; phoneChanged.insert(name) }
             }
             let phoneTime: Int64 = phoneLater ? 2_500_000 : 1_500_000

@@ -248,6 +248,9 @@ struct BridgeCycle {
             if let unheld = Self.unheldCategories(bytes).first {
                 report.notices.append("\(Sanitizer.visible(name)): the category \"\(Sanitizer.visible(String(unheld.prefix(40))))…\" is more than nextup holds; it stays in the file, not in the task")
             }
+            if let tzid = Self.unknownDueZone(bytes) {
+                report.notices.append("\(Sanitizer.visible(name)): its due time's zone \"\(Sanitizer.visible(String(tzid.prefix(40))))\" is unknown here; the date is read as written")
+            }
             let stem = String(name.dropLast(4))
             if stem != uid, let named = TaskID(stem), named.rawValue == stem, tasks[named] != nil || items[stem] != nil {
                 skip("named like the task \(named.short) but holds the UID \(Sanitizer.visible(uid))")
@@ -297,6 +300,14 @@ struct BridgeCycle {
               let master = calendar.masterVTodoIndex else { return [] }
         return calendar.components[master].properties("CATEGORIES").flatMap(\.textList)
             .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty && (try? TaskText.category($0)) == nil }
+    }
+
+    /// The `TZID` of an item's master `DUE` when the zone database does not
+    /// know it (the date is read as written): said once per change of the file.
+    static func unknownDueZone(_ bytes: [UInt8]) -> String? {
+        guard let calendar = (try? ICalComponent.parse(bytes))?.first(where: { $0.name == "VCALENDAR" }),
+              let master = calendar.masterVTodoIndex, let due = calendar.components[master].property("DUE") else { return nil }
+        return ICalDate.unknownZone(due)
     }
 
     /// The view of the bytes the bridge last saw for `uid`, when known.

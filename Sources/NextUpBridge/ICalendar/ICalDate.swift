@@ -1,3 +1,4 @@
+import Foundation
 import NextUpCore
 
 /// DATE and DATE-TIME values (RFC 5545 §3.3.4, §3.3.5). Pure.
@@ -43,23 +44,47 @@ public enum ICalDate {
 
     /// The instant (ms since the epoch) of a DATE-TIME value as the
     /// bridge reads `LAST-MODIFIED` and `COMPLETED`: `…Z` is UTC, a floating
-    /// time is local time in `zone` (a TZID-qualified one too: the bridge
-    /// holds no zone database, and a phone's zone is nearly always the
+    /// time is local time in `zone` (a TZID-qualified one too: RFC 5545
+    /// wants these in UTC, and a phone's zone is nearly always the
     /// person's). Nil when malformed.
     public static func instant(_ value: String, zone: LocalZone) -> Int64? {
         guard let wall = millis(value) else { return nil }
         return value.hasSuffix("Z") || value.utf8.count == 8 ? wall : zone.utc(fromLocal: wall)
     }
 
-    /// The local calendar date of a DUE value: a DATE or a floating (or
-    /// TZID-qualified) DATE-TIME as written, a UTC one (`…Z`) converted to
-    /// `zone` (24 Dec 21:00 in New York is written `20261225T020000Z`).
-    public static func localDate(_ value: String, zone: LocalZone) -> DueDate? {
-        guard value.hasSuffix("Z"), let instant = millis(value) else { return date(value) }
-        let wall = zone.local(fromUTC: instant)
+    /// The local calendar date of a DUE property: a DATE or a floating
+    /// DATE-TIME as written; a UTC one (`…Z`, 24 Dec 21:00 in New York is
+    /// `20261225T020000Z`) or one with a `TZID` the zone database knows
+    /// converted to `zone`; one with an unknown `TZID` as written (see
+    /// ``unknownZone(_:)``).
+    public static func localDate(_ property: ICalProperty, zone: LocalZone) -> DueDate? {
+        let value = property.value.trimmingCharacters(in: .whitespaces)
+        guard timePart(value) != nil, let wall = localWall(property, zone: zone) else { return date(value) }
         let days = wall >= 0 ? wall / 86_400_000 : (wall - 86_399_999) / 86_400_000
         let (y, m, d) = CivilDate.civil(days: days)
         return try? DueDate(year: y, month: m, day: d)
+    }
+
+    /// The wall-clock time in `zone` (ms, as if UTC) of a DATE-TIME
+    /// property: `…Z` from UTC, a known `TZID` from that zone, a floating
+    /// time or an unknown `TZID` as written. Nil when malformed.
+    static func localWall(_ property: ICalProperty, zone: LocalZone) -> Int64? {
+        let value = property.value.trimmingCharacters(in: .whitespaces)
+        guard let wall = millis(value) else { return nil }
+        if value.hasSuffix("Z") { return zone.local(fromUTC: wall) }
+        if let named = property.parameter("TZID").flatMap(LocalZone.named) {
+            return zone.local(fromUTC: named.utc(fromLocal: wall))
+        }
+        return wall
+    }
+
+    /// The `TZID` of a DATE-TIME property when the zone database does not
+    /// know it (its time is then read as written), else nil.
+    public static func unknownZone(_ property: ICalProperty) -> String? {
+        let value = property.value.trimmingCharacters(in: .whitespaces)
+        guard let tzid = property.parameter("TZID"), timePart(value) != nil,
+              !value.hasSuffix("Z"), LocalZone.named(tzid) == nil else { return nil }
+        return tzid
     }
 
     /// The time of day of a DATE-TIME value (`HHMMSS` and `Z` when UTC), nil for a DATE.

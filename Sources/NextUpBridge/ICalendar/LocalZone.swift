@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,6 +25,13 @@ public struct LocalZone: Sendable {
         var parts = tm()
         guard localtime_r(&t, &parts) != nil else { return 0 }
         return Int(parts.tm_gmtoff)
+    }
+
+    /// The zone a `TZID` names in the system's zone database (tzdata:
+    /// `America/New_York`), nil when the database does not know the name.
+    public static func named(_ tzid: String) -> LocalZone? {
+        guard !tzid.isEmpty, let zone = TimeZone(identifier: tzid) else { return nil }
+        return LocalZone { seconds in zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))) }
     }
 
     /// The UTC instant (ms) of a local wall-clock time given as if it were UTC (ms).

@@ -16,7 +16,8 @@ extension ICalComponent {
     ///   not say (an item made on the phone and never changed in nextup is
     ///   never rewritten).
     /// - A changed `DUE` takes `DTSTART`'s value type (and `TZID`), keeps
-    ///   the time of day the file had, and is never before `DTSTART` (which
+    ///   the local time of day the file had (written in that `TZID` when
+    ///   the zone database knows it), and is never before `DTSTART` (which
     ///   moves to the due date when it was later).
     /// - Categories nextup cannot hold stay in `CATEGORIES`.
     /// - When anything changed, `LAST-MODIFIED` and `DTSTAMP` become the
@@ -117,20 +118,21 @@ extension ICalComponent {
         let start = todo.property("DTSTART")
         let day: Int64 = 86_400_000
         /// A DATE-TIME's local time of day (ms), nil for a DATE.
-        func timeOfDay(_ value: String) -> Int64? {
-            let v = value.trimmingCharacters(in: .whitespaces)
-            guard ICalDate.timePart(v) != nil, let wall = ICalDate.millis(v) else { return nil }
-            let local = v.hasSuffix("Z") ? zone.local(fromUTC: wall) : wall
+        func timeOfDay(_ property: ICalProperty) -> Int64? {
+            guard ICalDate.timePart(property.value.trimmingCharacters(in: .whitespaces)) != nil,
+                  let local = ICalDate.localWall(property, zone: zone) else { return nil }
             return ((local % day) + day) % day
         }
         // The shape to write: DTSTART's when there is one, else the old DUE's.
         var value = ICalDate.format(due)
         var parameters = [ICalParameter(name: "VALUE", values: ["DATE"])]
-        if let shape = start ?? old, let shapeTime = timeOfDay(shape.value) {
-            let clock = old.flatMap { timeOfDay($0.value) } ?? shapeTime
+        if let shape = start ?? old, let shapeTime = timeOfDay(shape) {
+            let clock = old.flatMap { timeOfDay($0) } ?? shapeTime
             let wall = due.epochDay * day + clock
             if shape.value.trimmingCharacters(in: .whitespaces).hasSuffix("Z") {
                 value = ICalDate.formatUTC(millis: zone.utc(fromLocal: wall))
+            } else if let named = shape.parameter("TZID").flatMap(LocalZone.named) {
+                value = String(ICalDate.formatUTC(millis: named.local(fromUTC: zone.utc(fromLocal: wall))).dropLast())
             } else {
                 value = String(ICalDate.formatUTC(millis: wall).dropLast())
             }

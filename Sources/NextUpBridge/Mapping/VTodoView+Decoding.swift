@@ -11,7 +11,7 @@ extension VTodoView {
     /// store's limits. Values a property cannot carry (a `PRIORITY` that is
     /// not a number, a malformed `DUE`, an unknown urgency) read as unset, as
     /// clients do; an unknown extension value is left out (no change). A
-    /// due time in UTC is read as its date in `zone`.
+    /// due time in UTC or a known `TZID` is read as its date in `zone`.
     public init(vtodo: ICalComponent, zone: LocalZone = .system) throws(ICalParseError) {
         guard let uid = vtodo.property("UID")?.text.trimmed, !uid.isEmpty else {
             throw ICalParseError("the VTODO has no UID")
@@ -38,7 +38,7 @@ extension VTodoView {
             default: importance = nil
             }
         }
-        due = vtodo.property("DUE").flatMap { ICalDate.localDate($0.value.trimmed, zone: zone) }?.description
+        due = vtodo.property("DUE").flatMap { ICalDate.localDate($0, zone: zone) }?.description
         let status = vtodo.property("STATUS")?.value.trimmed.uppercased()
         let completedTime = vtodo.property("COMPLETED").flatMap { ICalDate.instant($0.value.trimmed, zone: zone) }
         if status == "COMPLETED" || (status == nil && completedTime != nil) {
