@@ -188,6 +188,24 @@ import Testing
         #expect(doctor.status == 1 && plain(doctor), "\(doctor)")
         #expect(doctor.stdout.contains("is damaged") && doctor.stdout.contains("nextup recover"), "\(doctor)")
 
+        // Another program with the store open (a TUI, `sync --watch`; here the sqlite3 shell): refused, nothing moved.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["sqlite3", scratch.path("a").appendingPathComponent("nextup.sqlite").path]
+        let input = Pipe(), output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        input.fileHandleForWriting.write(Data("SELECT 'open', count(*) FROM sqlite_master;\n".utf8))
+        #expect(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).hasPrefix("open"))
+        let refused = try a.run("recover")
+        #expect(refused.status == 1 && refused.stderr.contains("still has the store open")
+                    && refused.stderr.contains("process \(holder.processIdentifier)"), "\(refused)")
+        #expect(FileManager.default.fileExists(atPath: scratch.path("a").appendingPathComponent("nextup.sqlite").path))
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+
         let recover = try a.run("recover")
         #expect(recover.status == 0 && plain(recover), "\(recover)")
         #expect(recover.stdout.contains("set the damaged store aside as"), "\(recover)")

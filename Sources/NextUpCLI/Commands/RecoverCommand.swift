@@ -9,8 +9,8 @@ import NextUpSync
 /// a new store is made, the export given with `--from` is imported into it,
 /// and every log in the peer folder is merged (this replica's own log holds
 /// every change it ever published; the other machines' logs hold theirs).
-/// Refuses, changing nothing, when the store is not damaged or there is
-/// nothing to rebuild it from.
+/// Refuses, changing nothing, when the store is not damaged, another
+/// process still has it open, or there is nothing to rebuild it from.
 struct RecoverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recover",
@@ -31,6 +31,11 @@ struct RecoverCommand: ParsableCommand {
         let location = StoreLocation.resolve(option: global.store, environment: environment)
         guard TaskStore.isDamaged(location) else {
             throw CLIError("the store \(location.databaseURL.path) is not damaged; nothing was changed (`nextup doctor` checks a store)")
+        }
+        // A TUI or `sync --watch` still holding the damaged file would go on writing to it under its new name.
+        if let pid = TaskStore.processHoldingOpen(location) {
+            throw CLIError("another program (process \(pid)) still has the store open: quit the TUI and stop `nextup sync --watch`, "
+                           + "then run `nextup recover` again (nothing was changed)")
         }
         let peerSetting = global.peer ?? environment["NEXTUP_PEER"].flatMap { $0.isEmpty ? nil : $0 } ?? config.peerFolder
         guard peerSetting != nil || from != nil else {

@@ -33,6 +33,24 @@ extension TaskStore {
         }
     }
 
+    /// The id of another process that has the store open, if any. Each
+    /// SQLite connection to a store in WAL mode holds a shared lock on one
+    /// byte of the `-shm` file (128, SQLite's "DMS" lock) for as long as it
+    /// is open; a process that asks for a conflicting lock is told who holds
+    /// it (locks of this process are never reported).
+    public static func processHoldingOpen(_ location: StoreLocation) -> Int32? {
+        let fd = Glibc.open(location.databaseURL.path + "-shm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var probe = Glibc.flock()
+        probe.l_type = Int16(F_WRLCK)
+        probe.l_whence = Int16(SEEK_SET)
+        probe.l_start = 128
+        probe.l_len = 1
+        guard fcntl(fd, F_GETLK, &probe) == 0, probe.l_type != Int16(F_UNLCK) else { return nil }
+        return probe.l_pid
+    }
+
     /// Moves the store's files aside in its folder, under a name that says
     /// when (`nextup-damaged-<UTC time>.sqlite`, with its `-wal` and `-shm`
     /// beside it, so SQLite can still open them together); nothing is
