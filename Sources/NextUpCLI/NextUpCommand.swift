@@ -24,7 +24,7 @@ public struct NextUpCommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
-        let context = try CommandContext.open(global)
+        let context = try CommandContext.open(global, creating: true)
         try Interactive.open(context)
     }
 }
@@ -34,6 +34,7 @@ public struct NextUpCommand: ParsableCommand {
 public enum NextUpMain {
     public static func run(_ arguments: [String]) -> Int32 {
         do {
+            let arguments = try TaskwarriorWords.rewrite(arguments)
             try DashedWord.check(arguments)
             try TaskwarriorSpelling.check(arguments, knownCommands: Set(NextUpCommand.configuration.subcommands.map { $0._commandName }))
             var command = try NextUpCommand.parseAsRoot(arguments)

@@ -14,22 +14,45 @@ enum ConfigSyntax {
         let message: String
     }
 
-    static func check(_ text: String) -> Problem? {
+    /// The kind of a value, for checking it against what its key wants.
+    indirect enum Kind: Equatable {
+        case string, bool, integer
+        case list([Kind])
+    }
+
+    /// One `key = value` line: the `[table]` it sits in (nil: the top), the
+    /// key, its line and its value's kind.
+    struct Entry: Equatable {
+        let table: String?
+        let key: String
+        let line: Int
+        let kind: Kind
+    }
+
+    /// The entries of `text`, or the first problem with its syntax.
+    static func read(_ text: String) -> Result<[Entry], Problem> {
         var parser = Parser(Array(text.unicodeScalars))
         do {
             try parser.document()
-            return nil
+            return .success(parser.entries)
         } catch let problem as Problem {
-            return problem
+            return .failure(problem)
         } catch {
-            return Problem(line: parser.line, message: "\(error)")
+            return .failure(Problem(line: parser.line, message: "\(error)"))
         }
+    }
+
+    static func check(_ text: String) -> Problem? {
+        if case .failure(let problem) = read(text) { return problem }
+        return nil
     }
 
     private struct Parser {
         let s: [Unicode.Scalar]
         var i = 0
         var line = 1
+        var table: String?
+        var entries: [Entry] = []
 
         init(_ scalars: [Unicode.Scalar]) { s = scalars }
 
@@ -84,18 +107,18 @@ enum ConfigSyntax {
                     i += 1
                     if current == "[" { throw fail("arrays of tables ([[…]]) are not used in a nextup config file") }
                     spaces()
-                    try key()
+                    table = try key()
                     spaces()
                     guard current == "]" else { throw fail("a table name must end with ']', found \(describe(current))") }
                     i += 1
                     try endOfLine()
                 default:
-                    try key()
+                    let name = try key(), at = line
                     spaces()
                     guard current == "=" else { throw fail("expected '=' after the key, found \(describe(current))") }
                     i += 1
                     spaces()
-                    try value(depth: 0)
+                    entries.append(Entry(table: table, key: name, line: at, kind: try value(depth: 0)))
                     try endOfLine()
                 }
             }
@@ -105,7 +128,9 @@ enum ConfigSyntax {
             ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-"
         }
 
-        mutating func key() throws {
+        /// A key; returns its name (a quoted key without its quotes, escapes as written).
+        mutating func key() throws -> String {
+            let start = i
             switch current {
             case "\"": try basicString()
             case "'": try literalString()
@@ -114,20 +139,24 @@ enum ConfigSyntax {
             default:
                 throw fail("expected a key, found \(describe(current))")
             }
+            var name = String(String.UnicodeScalarView(s[start..<i]))
+            if name.first == "\"" || name.first == "'" { name = String(name.dropFirst().dropLast()) }
             spaces()
             if current == "." { throw fail("dotted keys are not used in a nextup config file: write a [table]") }
+            return name
         }
 
-        mutating func value(depth: Int) throws {
+        mutating func value(depth: Int) throws -> Kind {
             guard depth < 8 else { throw fail("lists nested too deep") }
             switch current {
-            case "\"": try basicString()
-            case "'": try literalString()
-            case "[": try list(depth: depth)
-            case "t": try word("true")
-            case "f": try word("false")
+            case "\"": try basicString(); return .string
+            case "'": try literalString(); return .string
+            case "[": return .list(try list(depth: depth))
+            case "t": try word("true"); return .bool
+            case "f": try word("false"); return .bool
             case let c? where c == "+" || c == "-" || ("0"..."9").contains(c):
                 try integer()
+                return .integer
             default:
                 throw fail("expected a value (a \"string\", a [list], true, false or a whole number), found \(describe(current))")
             }
@@ -151,15 +180,16 @@ enum ConfigSyntax {
         }
 
         /// `[ v, v, … ]`, across lines, with comments and a trailing comma.
-        mutating func list(depth: Int) throws {
+        mutating func list(depth: Int) throws -> [Kind] {
             i += 1  // [
+            var kinds: [Kind] = []
             while true {
                 try blanks()
-                if current == "]" { i += 1; return }
-                try value(depth: depth + 1)
+                if current == "]" { i += 1; return kinds }
+                kinds.append(try value(depth: depth + 1))
                 try blanks()
                 if current == "," { i += 1; continue }
-                if current == "]" { i += 1; return }
+                if current == "]" { i += 1; return kinds }
                 throw fail("expected ',' or ']' in a list, found \(describe(current))")
             }
         }

@@ -24,6 +24,10 @@ public struct NextUpConfig: Sendable, Equatable {
     /// Taskwarrior has and nextup names differently (the command line's
     /// options win over it).
     public var taskwarrior = Taskwarrior()
+    /// Keys and tables in the file that nextup does not know (a typo,
+    /// `pier = …`), each one line naming the file, the line and the nearest
+    /// known name: not an error, but `doctor` and the TUI's start say so.
+    public var unknownSettings: [String] = []
 
     public struct Taskwarrior: Sendable, Equatable {
         /// `category = "top-project"`: a task's category is its project's
@@ -87,8 +91,12 @@ public struct NextUpConfig: Sendable, Equatable {
             throw TaskInputError("cannot read the config file \(url.path)")
         }
         let text = String(decoding: data, as: UTF8.self)
-        // Checked first: the TOML library aborts the process on some damaged files.
-        if let problem = ConfigSyntax.check(text) {
+        // Checked first: the TOML library aborts the process on some damaged
+        // files, and its type errors name no line.
+        let notices: [(line: Int, notice: String)]
+        do {
+            notices = try ConfigSchema.check(try ConfigSyntax.read(text).get())
+        } catch let problem as ConfigSyntax.Problem {
             throw TaskInputError("config file \(url.path), line \(problem.line): \(problem.message)")
         }
         let file: File
@@ -97,9 +105,11 @@ public struct NextUpConfig: Sendable, Equatable {
         } catch let error as TOMLParseError {
             throw TaskInputError("config file \(url.path), line \(error.source.begin.line): \(error.description)")
         } catch {
-            throw TaskInputError("config file \(url.path): \(error)")
+            // Kinds were checked above; the decoder's own words never reach a person.
+            throw TaskInputError("config file \(url.path) cannot be read as a nextup config file")
         }
         var config = NextUpConfig()
+        config.unknownSettings = notices.map { "config file \(url.path), line \($0.line): \($0.notice)" }
         config.peerFolder = file.peer.map { $0.expandingTilde(home: home(environment)) }
         config.vdir = file.vdir.map { $0.expandingTilde(home: home(environment)) }
         if let cats = file.categories {

@@ -13,6 +13,7 @@ struct AddCommand: ParsableCommand {
     @Option(help: "A category name.") var category: String?
     @Option(help: "YYYY-MM-DD, today, tomorrow, monday, eow, eom, +3d, 2w …") var due: String?
     @Option(help: "Free text.") var notes: String?
+    @Option(help: ArgumentHelp("Read the notes from a file, or - for standard input.", valueName: "file")) var notesFile: String?
     @Option(name: .customLong("tag"), help: ArgumentHelp("A tag (repeatable).", valueName: "name")) var tags: [String] = []
     @Flag(help: "Put the task at the bottom of Next Up.") var next = false
     @Flag(help: "Print the new task as JSON.") var json = false
@@ -23,12 +24,17 @@ struct AddCommand: ParsableCommand {
          "due": due, "notes": notes].compactMapValues { $0 }
     }
 
+    func validate() throws {
+        if notes != nil && notesFile != nil { throw ValidationError("choose one of --notes and --notes-file") }
+    }
+
     func run() throws {
         var draft = try TaskDraft(title: title.joined(separator: " "))
-        for (field, value) in try FieldOptions.values(given) where value != .null { draft.values[field] = value }
+        let literal = try notesFile.map { ["notes": try FieldOptions.notesFile($0)] } ?? [:]
+        for (field, value) in try FieldOptions.values(given, literal: literal) where value != .null { draft.values[field] = value }
         draft.tags = try FieldOptions.tags(tags)
         draft.nextUp = next
-        let context = try CommandContext.open(global)
+        let context = try CommandContext.open(global, creating: true)
         let task = try context.store.add(draft)
         context.didChangeTasks()
         print(json ? JSONOutput.string(task) : task.id.rawValue)

@@ -17,9 +17,26 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
+        var problems: [String] = []
+        // A broken config never stops doctor: it is one of the problems, and
+        // the rest is checked with the defaults.
+        let configURL = NextUpConfig.defaultURL(environment: environment)
+        var config = NextUpConfig()
+        do { config = try CommandContext.loadConfig(environment: environment) } catch let error as TaskInputError {
+            problems.append(error.message)
+        }
+        problems += config.unknownSettings
+        problems += KeyMap.defaults.applying(config.keys).problems.map { "config file \(configURL.path): \($0)" }
         // Before the store is opened (which would fail on the same lock): a
         // store on a file system without working locks is a problem to name.
         let location = StoreLocation.resolve(option: global.store, environment: environment)
+        // Doctor never makes a store: a mistyped --store is the finding.
+        if let missing = CommandContext.missingStore(location) {
+            print(TerminalWidth.fit("store:", to: 15) + "\(location.folder.path) (no store)")
+            print(TerminalWidth.fit("config:", to: 15) + configURL.path)
+            (problems + [missing]).forEach { print("problem: \($0)") }
+            throw ExitCode.failure
+        }
         if FileManager.default.fileExists(atPath: location.folder.path), let problem = StoreLock.lockProblem(in: location.folder) {
             print(TerminalWidth.fit("store:", to: 15) + location.folder.path)
             print("problem: \(problem)")
@@ -27,14 +44,13 @@ struct DoctorCommand: ParsableCommand {
         }
         let context: CommandContext
         do {
-            context = try CommandContext.open(global, environment: environment)
+            context = try CommandContext.open(global, environment: environment, config: config)
         } catch StoreError.damaged(let path) {
             print(TerminalWidth.fit("database:", to: 15) + path)
             print("problem: \(StoreError.damaged(path: path))")
             throw ExitCode.failure
         }
         let store = context.store
-        var problems: [String] = []
         if let damage = store.damage() {
             print(TerminalWidth.fit("database:", to: 15) + store.location.databaseURL.path)
             print("problem: \(damage)")
@@ -57,9 +73,7 @@ struct DoctorCommand: ParsableCommand {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: db)[.size] as? Int) ?? 0
         let counts = try store.counts()
-        let configURL = NextUpConfig.defaultURL(environment: environment)
         let configState = FileManager.default.fileExists(atPath: configURL.path) ? "found" : "not found, using defaults"
-        problems += KeyMap.defaults.applying(context.config.keys).problems.map { "config file \(configURL.path): \($0)" }
 
         let me = try store.replicaID()
         for (replica, ahead) in try store.replicasAhead(now: SystemClock().nowMillis()) {

@@ -18,6 +18,7 @@ struct EditCommand: ParsableCommand {
     @Option(help: "A category name or none.") var category: String?
     @Option(help: "YYYY-MM-DD, today, tomorrow, monday, eow, eom, +3d, 2w … or none.") var due: String?
     @Option(help: "Free text or none.") var notes: String?
+    @Option(help: ArgumentHelp("Read the notes from a file, or - for standard input.", valueName: "file")) var notesFile: String?
     @Option(name: .customLong("tag"), help: ArgumentHelp("Add a tag (repeatable).", valueName: "name")) var tags: [String] = []
     @Option(name: .customLong("untag"), help: ArgumentHelp("Remove a tag (repeatable).", valueName: "name")) var untags: [String] = []
     @Flag(inversion: .prefixedNo, exclusivity: .exclusive, help: "Move into (--next) or out of (--no-next) Next Up.") var next: Bool?
@@ -27,6 +28,7 @@ struct EditCommand: ParsableCommand {
     var after: String?
 
     func validate() throws {
+        if notes != nil && notesFile != nil { throw ValidationError("choose one of --notes and --notes-file") }
         if before != nil && after != nil {
             throw ValidationError("choose one of --before and --after")
         }
@@ -42,8 +44,8 @@ struct EditCommand: ParsableCommand {
     }
 
     /// The field values asked for, validated, in field-table order, then the tags.
-    func requestedFields(current: TaskItem? = nil) throws -> [(TaskField, FieldValue)] {
-        var f = try FieldOptions.values(given)
+    func requestedFields(current: TaskItem? = nil, notesFromFile: String? = nil) throws -> [(TaskField, FieldValue)] {
+        var f = try FieldOptions.values(given, literal: notesFromFile.map { ["notes": $0] } ?? [:])
         let added = try FieldOptions.tags(tags), removed = try FieldOptions.tags(untags)
         for name in added { f.append((.tag(current?.tags.first { TextMatch.same($0, name) } ?? name), .bool(true))) }
         for name in removed {
@@ -54,12 +56,13 @@ struct EditCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard try !requestedFields().isEmpty || next != nil || before != nil || after != nil else {
-            throw CLIError("edit: say what to change (--title, --urgency, --importance, --duration, --category, --due, --notes, --tag/--untag, --next/--no-next, --before/--after)")
+        let fromFile = try notesFile.map(FieldOptions.notesFile)
+        guard try !requestedFields(notesFromFile: fromFile).isEmpty || next != nil || before != nil || after != nil else {
+            throw CLIError("edit: say what to change (--title, --urgency, --importance, --duration, --category, --due, --notes, --notes-file, --tag/--untag, --next/--no-next, --before/--after)")
         }
         let context = try CommandContext.open(global)
         let task = try context.store.resolve(id)
-        let fields = try requestedFields(current: task)
+        let fields = try requestedFields(current: task, notesFromFile: fromFile)
         var place: NextUpPlace?
         if let before { place = .before(try context.store.resolve(before).id) }
         if let after { place = .after(try context.store.resolve(after).id) }

@@ -60,7 +60,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let (records, templates, skipped) = try readRecords()
         var imported: TaskStore.ImportSummary?
-        let context = try CommandContext.open(global) { location in
+        let context = try CommandContext.open(global, creating: true) { location in
             let opened = try TaskStore.openImporting(location, records, overwrite: overwrite)
             imported = opened.summary
             return opened.store
@@ -70,7 +70,7 @@ struct ImportCommand: ParsableCommand {
         for (task, field, was) in summary.overwritten {
             print("overwrote \(task.short) \(field.rawValue): was '\(Sanitizer.visible(TerminalWidth.truncate(was.description, to: 60)))'")
         }
-        print("imported \(records.count) tasks: \(summary.created) new, \(summary.updated) updated, "
+        print("imported \(records.count) tasks: \(summary.created) added, \(summary.updated) updated, "
               + "\(summary.kept) kept (newer here), \(summary.unchanged) unchanged")
         if let ahead = summary.aheadMillis {
             Terminal.printError("warning: \(file) holds changes \(SyncReport.duration(ahead)) ahead of this machine's clock (imported anyway); "
@@ -95,10 +95,24 @@ extension ImportCommand {
         return data
     }
 
+    /// Whether `data` reads as Taskwarrior's export: an array whose first
+    /// item has Taskwarrior's `uuid` and `description` and no nextup `title`.
+    static func looksLikeTaskwarrior(_ data: Data) -> Bool {
+        guard let items = try? JSONSerialization.jsonObject(with: data) as? [Any],
+              let first = items.first as? [String: Any] else { return false }
+        return first["uuid"] != nil && first["description"] != nil && first["title"] == nil
+    }
+
     /// The file's records (how many recurring templates they hold, and the
     /// items skipped).
     func readRecords() throws -> (records: [TaskJSON], templates: Int, skipped: [String]) {
-        guard from == .taskwarrior else { return (try JSONOutput.decodeTasks(Self.contents(of: file)), 0, []) }
+        guard from == .taskwarrior else {
+            let data = try Self.contents(of: file)
+            do { return (try JSONOutput.decodeTasks(data), 0, []) } catch {
+                guard Self.looksLikeTaskwarrior(data) else { throw error }
+                throw CLIError("import: this looks like a Taskwarrior export; use --from taskwarrior (nextup import --from taskwarrior \(file))")
+            }
+        }
         let read = try TaskwarriorImport(Self.contents(of: file), taskwarrior.options(try CommandContext.loadConfig().taskwarrior))
         try taskwarriorImport.check(read)
         return (read.records, read.templates, read.bad)

@@ -52,7 +52,7 @@ struct RecoverCommand: ParsableCommand {
         let aside = try TaskStore.setAside(location)
         print("set the damaged store aside as \(aside)")
         var imported: TaskStore.ImportSummary?
-        let context = try CommandContext.open(global, environment: environment) { location in
+        let context = try CommandContext.open(global, environment: environment, creating: true) { location in
             guard let records else { return try TaskStore.open(location) }
             let opened = try TaskStore.openImporting(location, records)
             imported = opened.summary

@@ -37,7 +37,7 @@ struct SyncCommand: ParsableCommand {
     var acceptDeletions = false
 
     func run() throws {
-        let context = try CommandContext.open(global)
+        let context = try CommandContext.open(global, creating: true)
         guard let peer = context.peerFolder else {
             guard let bridge = try context.bridge() else {
                 throw CLIError("no peer folder or vdir is configured: pass --peer DIR or --vdir DIR, set NEXTUP_PEER or NEXTUP_VDIR, or set `peer` or `vdir` in the config file")

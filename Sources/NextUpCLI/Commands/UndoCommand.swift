@@ -38,10 +38,26 @@ struct UndoCommand: ParsableCommand {
             if wasAdd {
                 print("undid add: \(Self.label(task)) is deleted (nextup restore \(task.id.short) brings it back)")
             } else {
-                let what = fields.map { "\($0.field.spokenName) \($0.field.words(for: $0.from)) → \($0.field.words(for: $0.to))" }
-                print("undid: \(Self.label(task)): \(what.joined(separator: ", "))")
+                let states = fields.compactMap { Self.state($0.field, $0.to) }
+                let values = fields.filter { Self.state($0.field, $0.to) == nil }
+                    .map { "\($0.field.spokenName) \($0.field.words(for: $0.from)) → \($0.field.words(for: $0.to))" }
+                var line = "undid: \(Self.label(task))"
+                if !states.isEmpty { line += " is " + states.joined(separator: " and ") }
+                if !values.isEmpty { line += (states.isEmpty ? ": " : "; ") + values.joined(separator: ", ") }
+                print(line)
             }
             context.didChangeTasks()
+        }
+    }
+
+    /// Where an undo left a task, in words, for the fields that say where
+    /// it stands (done, deleted, Next Up); nil for any other field.
+    static func state(_ field: TaskField, _ value: FieldValue) -> String? {
+        switch field {
+        case .done: return value == .null ? "open again" : "done again"
+        case .deleted: return value == .bool(true) ? "deleted again" : "restored"
+        case .nextUp: return value == .null ? "back in the Backlog" : "back in Next Up"
+        default: return nil
         }
     }
 

@@ -24,7 +24,7 @@ struct VdirMergeCommand: ParsableCommand {
     var b: String
 
     func run() throws {
-        let context = try CommandContext.open(global)
+        let context = try CommandContext.open(global, creating: true)
         guard let bridge = try context.bridge() else {
             throw CLIError("no vdir is configured: pass --vdir DIR, set NEXTUP_VDIR, or set `vdir` in the config file")
         }

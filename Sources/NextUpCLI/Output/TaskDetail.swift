@@ -2,6 +2,9 @@ import NextUpCore
 
 /// `nextup show`'s human form: one `field: value` line each, sanitised.
 enum TaskDetail {
+    /// The labels' column: the longest label, its colon and a space.
+    static let labelWidth = "external id: ".count
+
     static func render(_ t: TaskItem) -> [String] {
         var lines: [(String, String)] = [
             ("id", t.id.rawValue),
@@ -19,7 +22,7 @@ enum TaskDetail {
         lines.append(("modified", Timestamps.rfc3339(t.modified.millis)))
         if let s = t.source { lines.append(("source", Sanitizer.visible(s))) }
         if let e = t.externalID { lines.append(("external id", Sanitizer.visible(e))) }
-        var out = lines.map { TerminalWidth.fit($0.0 + ":", to: 12) + $0.1 }
+        var out = lines.map { TerminalWidth.fit($0.0 + ":", to: labelWidth) + $0.1 }
         let opaque = t.extra.filter { $0.key.tagName == nil }.sorted { $0.key < $1.key }
         if !opaque.isEmpty {
             out.append("other fields (kept for other tools and newer nextup):")

@@ -11,14 +11,27 @@ struct CommandContext {
     let config: NextUpConfig
     let store: TaskStore
 
-    /// Loads the config and opens the store named by the options and
-    /// environment, with `opening` (given the store's location) when a
-    /// command opens it in a way of its own (`import`).
+    /// Loads the config (unless given one) and opens the store named by the
+    /// options and environment, with `opening` (given the store's location)
+    /// when a command opens it in a way of its own (`import`).
+    ///
+    /// Only a command that writes on purpose (`add`, `import`, `sync`, the
+    /// TUI) passes `creating`: any other refuses in one line where there is
+    /// no store, so that a mistyped `--store` or `NEXTUP_HOME` never leaves
+    /// an empty store behind to be mistaken for the real one.
     static func open(_ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+                     config: NextUpConfig? = nil, creating: Bool = false,
                      opening: (StoreLocation) throws -> TaskStore = { try TaskStore.open($0) }) throws -> CommandContext {
-        let config = try loadConfig(environment: environment)
+        let config = try config ?? loadConfig(environment: environment)
         let location = StoreLocation.resolve(option: options.store, environment: environment)
+        if !creating, let missing = missingStore(location) { throw CLIError(missing) }
         return CommandContext(environment: environment, options: options, config: config, store: try opening(location))
+    }
+
+    /// "no nextup store at PATH" when `location` holds no store; nil when it does.
+    static func missingStore(_ location: StoreLocation) -> String? {
+        if FileManager.default.fileExists(atPath: location.databaseURL.path) { return nil }
+        return "no nextup store at \(location.folder.path) (check --store and NEXTUP_HOME; nextup add or import makes one)"
     }
 
     /// The config file alone (for a command that reads its input before it

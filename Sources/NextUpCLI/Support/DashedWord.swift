@@ -2,7 +2,9 @@
 /// would otherwise be read as the short flags `-d -a -s -h`, and `-h` prints
 /// help and exits 0 without adding anything. nextup has no grouped short
 /// flags, so any such word before `--` is a mistake, named in one line with
-/// the two spellings that work.
+/// the two spellings that work. So is a `--` word that cannot be an option's
+/// name (`"--weird title"`: a space in it), which the parser would report as
+/// a missing argument.
 struct DashedWord: Error {
     let word: String
 
@@ -15,7 +17,12 @@ struct DashedWord: Error {
     static func check(_ arguments: [String]) throws {
         for word in arguments {
             if word == "--" { return }
-            guard word.hasPrefix("-"), !word.hasPrefix("--"), word.count > 2 else { continue }
+            if word.hasPrefix("--") {
+                let name = word.dropFirst(2).prefix { $0 != "=" }
+                guard name.contains(where: { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-")) }) else { continue }
+                throw DashedWord(word: word)
+            }
+            guard word.hasPrefix("-"), word.count > 2 else { continue }
             throw DashedWord(word: word)
         }
     }

@@ -8,8 +8,9 @@ extension TaskStore {
         public var created = 0
         public var updated = 0
         public var unchanged = 0
-        /// Tasks where at least one field was kept because the store's value
-        /// is newer than the file's.
+        /// Tasks left as they are because the store's values are newer than
+        /// the file's. Each task is counted once: created, updated (a field
+        /// changed, though others may have been kept), kept or unchanged.
         public var kept = 0
         /// With `overwrite`: each field replaced although the store's value
         /// was newer (task, field, the value it had).
@@ -161,8 +162,7 @@ extension TaskStore {
                 var changes = try session.merge(merged, into: &task)
                 changes += try session.write(local, to: &task, timestamp: existing == nil && merged.isEmpty ? plan.modified : nil)
                 if overwrite && !changes.isEmpty { journal.append((existing ?? TaskItem(id: plan.id), existing == nil, changes)) }
-                if kept { summary.kept += 1 }
-                if existing == nil { summary.created += 1 } else if !changes.isEmpty { summary.updated += 1 } else if !kept { summary.unchanged += 1 }
+                if existing == nil { summary.created += 1 } else if !changes.isEmpty { summary.updated += 1 } else if kept { summary.kept += 1 } else { summary.unchanged += 1 }
             }
             try Self.buildTaskIndexes(db, dropped)
             try UndoJournal.recordImport(journal, at: session.now, db)

@@ -79,7 +79,7 @@ enum StatusView {
         let style: Style = problem ? .statusProblem : .status
         b.add(" " + text, style)
         let right = " " + [(Action.help, "help"), (.quit, "quit")].compactMap { action, word in
-            state.keyMap.keys(for: action).first.map { "\($0.name) \(word)" }
+            state.keyMap.keys(for: action).min { $0.name == $0.name.lowercased() && $1.name != $1.name.lowercased() }.map { "\($0.name) \(word)" }
         }.joined(separator: " · ") + " "
         let rw = TerminalWidth.width(of: right)
         if b.remaining >= rw {

@@ -33,7 +33,10 @@ public enum TerminalApp {
 
         let inbox = try LoopInbox()
         let signals = try WakePipe()
-        var startProblems = problems
+        // Config problems are shown whole only when short; doctor lists them all.
+        let configProblems = config.unknownSettings + problems
+        var startProblems = configProblems.count == 1 && configProblems[0].count <= 80 ? configProblems
+            : configProblems.isEmpty ? [] : ["the config file has \(configProblems.count == 1 ? "a problem" : "\(configProblems.count) problems"): nextup doctor says what"]
         // One watcher per folder in this process: with sync, the engine's
         // (it watches the store folder and the peer folder, and posts "store
         // changed" too); without, one of our own on the store folder.
