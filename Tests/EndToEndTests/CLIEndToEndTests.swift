@@ -98,7 +98,7 @@ import Testing
 
         let other = NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("other").path])
         let imported = try other.run("import", file.path)
-        #expect(imported.out == "imported 3 tasks: 3 new, 0 updated, 0 kept (newer here), 0 unchanged")
+        #expect(imported.out == "imported 3 tasks: 3 added, 0 updated, 0 kept (newer here), 0 unchanged")
         let a = try nextup.run("export").stdout
         let b = try other.run("export").stdout
         // Lossless: every value and every field's version comes back — but
@@ -117,7 +117,7 @@ import Testing
         }
         #expect(try comparable(a) == comparable(b))
         #expect(a.contains("\"versions\" : {"))
-        #expect(try other.run("import", file.path).out == "imported 3 tasks: 0 new, 0 updated, 0 kept (newer here), 3 unchanged")
+        #expect(try other.run("import", file.path).out == "imported 3 tasks: 0 added, 0 updated, 0 kept (newer here), 3 unchanged")
         #expect(try other.run("export").stdout == b)
         // From standard input, too.
         #expect(try other.run(["import", "-"], stdin: a).out.hasSuffix("3 unchanged"))

@@ -18,7 +18,7 @@ import Testing
         #expect(try nextup.run("edit", id, "--title", "newer", "--importance", "1").status == 0)
 
         let result = try nextup.run("import", old.path)
-        #expect(result.out == "imported 1 tasks: 0 new, 0 updated, 1 kept (newer here), 0 unchanged", "\(result)")
+        #expect(result.out == "imported 1 tasks: 0 added, 0 updated, 1 kept (newer here), 0 unchanged", "\(result)")
         let task = try show(id)
         #expect(task["title"] as? String == "newer")
         #expect(task["importance"] as? Int == 1)
@@ -62,7 +62,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("overwrote \(id.prefix(8)) title: was 'newer'"))
         #expect(result.stdout.contains("overwrote \(id.prefix(8)) urgency: was 'urgent'"))
-        #expect(result.stdout.hasSuffix("imported 1 tasks: 0 new, 1 updated, 0 kept (newer here), 0 unchanged\n"))
+        #expect(result.stdout.hasSuffix("imported 1 tasks: 0 added, 1 updated, 0 kept (newer here), 0 unchanged\n"))
         let task = try show(id)
         #expect(task["title"] as? String == "original")
         #expect(task["urgency"] is NSNull)

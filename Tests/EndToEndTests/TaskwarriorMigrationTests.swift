@@ -111,7 +111,7 @@ import Testing
 
         // Importing the same file again changes nothing.
         let again = try nextup.run("import", "--from", "taskwarrior", file.path, "--duration-from", "estimate", "--urgency-from", "Work")
-        #expect(again.stdout.contains("0 new, 0 updated, 0 kept (newer here), \(before.count) unchanged"), "\(again)")
+        #expect(again.stdout.contains("0 added, 0 updated, 0 kept (newer here), \(before.count) unchanged"), "\(again)")
 
         // And back: a fresh Taskwarrior with the same taskrc gets the same tasks.
         let back = scratch.path("back.json")

@@ -74,7 +74,7 @@ def run(ctx, n, data_path, plan, tw=None, tw_data_path=None):
     row = measure("import", import_argv, heavy=True)
     if not row.stats:
         raise HarnessCheckFailed("nextup import failed at %d tasks: %s" % (n, row.error))
-    check(out, lambda s: s.startswith("imported %d tasks: %d new" % (n, n)), "import of %d tasks" % n)
+    check(out, lambda s: s.startswith("imported %d tasks: %d added" % (n, n)), "import of %d tasks" % n)
     shutil.rmtree(main, ignore_errors=True)
     os.rename(stores[-1], main)
     for s in stores[:-1]:
