@@ -55,7 +55,7 @@ import Testing
         #expect(try nextup.run("show", id, "--json").stdout == before)
         let cleared = try nextup.run("edit", id, "--urgency", "none")
         #expect(cleared.stdout.contains("urgency"))
-        #expect(try nextup.run("show", id).stdout.contains("urgency:    ?"))
+        #expect(try nextup.run("show", id).stdout.contains("urgency:     ?"))
     }
 
     @Test func doneUndoneDeleteRestoreAndTheirLists() throws {

@@ -23,7 +23,7 @@ import Testing
         _ = try cli.run("add", "Only task")
         let tmux = try TUITmux(environment: cli.environment, width: 80, height: 24)
         try tmux.run("\"\(NextupProcess.binary.path)\"; echo \"exit=$?\"")
-        try tmux.expectToSee("unknown action 'launch-rockets'")
+        try tmux.expectToSee("problems: nextup doctor says what")
         try tmux.expectToSee("f1 help · Q quit")
         try tmux.keys("F1")
         // Every action by name, nothing cut at 80×24.

@@ -23,6 +23,7 @@ import Testing
         lines[1] = String(damaged)
         try lines.joined(separator: "\n").write(to: peer.appendingPathComponent(log), atomically: false, encoding: .utf8)
 
+        #expect(try cli.run(["import", "-"], stdin: "[]").status == 0)
         let doctor = try cli.run("--peer", peer.path, "doctor")
         #expect(doctor.status == 1, "\(doctor)")
         #expect(doctor.stdout.contains("problem: skipped: \(log), byte"), "\(doctor)")

@@ -36,7 +36,7 @@ import Testing
 
         let skipping = try nextup.run("import", "--from", "taskwarrior", path.path, "--skip-invalid")
         #expect(skipping.status == 0, "\(skipping)")
-        #expect(skipping.stdout.contains("imported 2 tasks: 2 new"), "\(skipping)")
+        #expect(skipping.stdout.contains("imported 2 tasks: 2 added"), "\(skipping)")
         let skipped = skipping.stdout.split(separator: "\n").filter { $0.hasPrefix("skipped item ") }
         #expect(skipped.count == 4, "\(skipping)")
         let fine = try nextup.run("show", "0f4c6a51-7d1e-4c55-9b51-2d3e8a1c0b01", "--json")
@@ -56,7 +56,7 @@ import Testing
             """.utf8).write(to: path)
         try side.task("import", path.path)
         let imported = try side.toNextup()
-        #expect(imported.stdout.contains("1 new"), "\(imported)")
+        #expect(imported.stdout.contains("1 added"), "\(imported)")
         #expect(try side.nextupTask("0f4c6a51-7d1e-4c55-9b51-2d3e8a1c0b01")["tags"] as? [String] == ["two words", "x"])
         try side.toTaskwarrior()
         #expect(try side.taskwarriorTasks()["0f4c6a51-7d1e-4c55-9b51-2d3e8a1c0b01"]?["tags"] as? [String] == ["two words", "x"])
