@@ -6,8 +6,8 @@
 /// - `tag:NAME` (or `+NAME`),
 /// - `due:today`, `due:week` (today to this week's Sunday), `due:overdue`,
 /// - `is:urgent`, `is:tbd`, `is:next` (in Next Up),
-/// - any other word: text that must appear in the title (case-insensitive,
-///   by ``TextMatch``).
+/// - any other word: text that must appear in the title (case and accents
+///   ignored, by ``TextMatch``).
 /// A word `key:…` with an unknown key, or an unknown value of `due:` or
 /// `is:`, is an error naming what is accepted.
 public struct ListFilter: Equatable, Sendable {
@@ -123,7 +123,7 @@ public struct ListFilter: Equatable, Sendable {
 
     /// Whether a task passes; `today` is the caller's local date (what
     /// `due:` counts from — without it no task passes a `due:` filter).
-    /// Text matches by ``TextMatch`` (Unicode case folding), as the store's
+    /// Text matches by ``TextMatch`` (case and accents ignored), as the store's
     /// listing does.
     public func matches(_ task: TaskItem, today: DueDate? = nil) -> Bool {
         if tbdOnly && !task.isTBD { return false }
