@@ -1,8 +1,48 @@
+import Foundation
 import Testing
 @testable import NextUpCore
 
-/// ``TextMatch``: the one case-insensitive match of the CLI, the TUI and the store.
+/// ``TextMatch``: the one match of the CLI, the TUI and the store (case and
+/// accents ignored), and the one rule for names (case ignored).
 @Suite struct TextMatchTests {
+    /// Issue 33: the filter's `reunion` finds `réunion`, as search boxes do;
+    /// names that differ only in accents stay two names.
+    @Test func matchingIgnoresAccentsAndNamesDoNot() {
+        #expect(TextMatch.contains("Réunion d’équipe", "reunion"))
+        #expect(TextMatch.contains("RÉUNION", "réunion"))
+        #expect(TextMatch.contains("Über Straße", "uber strasse"))
+        #expect(TextMatch.contains("Nguyễn Văn", "nguyen van"))
+        #expect(TextMatch.contains("Ελληνικά", "ελληνικα"))
+        #expect(TextMatch.contains("e\u{0301}te\u{0301}", "ete"), "a combining accent goes too")
+        #expect(!TextMatch.contains("Łódź", "lodz"), "a letter that does not decompose stays")
+        #expect(TextMatch.contains("Łódź", "łodz"))
+        #expect(TextMatch.fold("が") == "が", "kana keep their voicing")
+        #expect(TextMatch.fold("a ≠ b") == "a ≠ b", "symbols stay whole")
+        #expect(TextMatch.fold("Réunions ÉQUIPE") == "reunions equipe")
+        #expect(TextMatch.matches("Réunions équipe", name: "reunions EQUIPE"))
+        #expect(TextMatch.same("réunions ÉQUIPE", "Réunions équipe"), "case only: one name")
+        #expect(!TextMatch.same("Résumé", "Resume"), "accents make another name")
+    }
+
+    /// Below U+2000 (where the fold decomposes letters) the fold of every
+    /// scalar holds no diacritic mark, is stable, and keeps what has no
+    /// accent as the case fold left it.
+    @Test func theFoldOfEveryLetterBelowU2000HasNoDiacritic() {
+        for value in UInt32(0xC0)..<0x2000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = String(Character(scalar))
+            let folded = TextMatch.fold(text)
+            #expect(!folded.unicodeScalars.contains { TextMatch.isDiacritic($0.value) }, "U+\(String(value, radix: 16))")
+            if TextMatch.caseFold(TextMatch.caseFold(text)) == TextMatch.caseFold(text) {
+                #expect(TextMatch.fold(folded) == folded, "U+\(String(value, radix: 16))")
+            }
+            let decomposed = TextMatch.caseFold(text).decomposedStringWithCanonicalMapping
+            if !decomposed.unicodeScalars.contains(where: { TextMatch.isDiacritic($0.value) }) {
+                #expect(folded == TextMatch.caseFold(text), "U+\(String(value, radix: 16))")
+            }
+        }
+    }
+
     @Test func caseFoldingIsUnicodeAware() {
         #expect(TextMatch.same("Études", "études"))
         #expect(TextMatch.same("ÉTUDES", "études"))
@@ -24,9 +64,9 @@ import Testing
 
     @Test func foldIsStableAndASCIIIsJustLowercase() {
         for text in ["Hello World", "Études", "STRASSE", "ǅemal", "İstanbul", "🎉 Party"] {
-            #expect(TextMatch.fold(TextMatch.fold(text)) == TextMatch.fold(text), "\(text)")
+            #expect(TextMatch.caseFold(TextMatch.caseFold(text)) == TextMatch.caseFold(text), "\(text)")
         }
-        #expect(TextMatch.fold("Hello World") == "hello world")
+        #expect(TextMatch.caseFold("Hello World") == "hello world")
     }
 
     /// The ASCII shortcut (bytes A–Z lowered, no copy without one) gives
@@ -34,12 +74,12 @@ import Testing
     /// on random ASCII texts, with and without capitals.
     @Test func theASCIIShortcutIsTheUnicodeFold() {
         let ascii = (0..<128).map { Character(Unicode.Scalar(UInt8($0))) }
-        #expect(TextMatch.fold(String(ascii)) == String(ascii).uppercased().lowercased())
+        #expect(TextMatch.caseFold(String(ascii)) == String(ascii).uppercased().lowercased())
         for length in [0, 1, 2, 7, 15, 16, 40] {
             for _ in 0..<50 {
                 let text = String((0..<length).map { _ in ascii.randomElement()! })
-                #expect(TextMatch.fold(text) == text.uppercased().lowercased(), "\(text.debugDescription)")
-                #expect(TextMatch.fold(text + "É") == (text + "É").uppercased().lowercased())
+                #expect(TextMatch.caseFold(text) == text.uppercased().lowercased(), "\(text.debugDescription)")
+                #expect(TextMatch.caseFold(text + "É") == (text + "É").uppercased().lowercased())
             }
         }
     }
@@ -62,7 +102,7 @@ import Testing
                     text += pieces.randomElement(using: &rng)!
                 }
             }
-            #expect(TextMatch.fold(text) == text.uppercased().lowercased(), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(TextMatch.caseFold(text) == text.uppercased().lowercased(), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 
@@ -75,7 +115,7 @@ import Testing
             guard let scalar = Unicode.Scalar(value), let folded = TextMatch.blockFold(value) else { continue }
             let text = String(Character(scalar))
             #expect(String(Character(Unicode.Scalar(folded)!)) == text.uppercased().lowercased(), "U+\(String(value, radix: 16))")
-            #expect(TextMatch.fold("É" + text + "Σ") == ("É" + text + "Σ").uppercased().lowercased(), "U+\(String(value, radix: 16))")
+            #expect(TextMatch.caseFold("É" + text + "Σ") == ("É" + text + "Σ").uppercased().lowercased(), "U+\(String(value, radix: 16))")
             checked += 1
         }
         #expect(checked > 40_000)

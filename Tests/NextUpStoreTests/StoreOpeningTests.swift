@@ -152,6 +152,31 @@ import Testing
         #expect(try store.tasksAwaitingCreation() == 1)
     }
 
+    /// Schema v11: `title_fold` ignores accents as the filter does. A v10
+    /// store whose row holds an accented title folded the v10 way (case
+    /// only) is folded again, so `reunion` finds it; other rows stay.
+    @Test func theV11MigrationFoldsAccentedTitlesAgain() throws {
+        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+        let tmp = TemporaryFolder()
+        let location = StoreLocation(folder: tmp.url)
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("schema-v10.sqlite"), to: location.databaseURL)
+        let queue = try DatabaseQueue(path: location.databaseURL.path)
+        let id = "3cf4e3a8-2b79-4431-addf-df50f0c7da90"
+        try queue.write { db in
+            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == 10)
+            try db.execute(sql: "UPDATE task SET title = 'Réunion équipe', title_fold = 'réunion équipe' WHERE id = ?", arguments: [id])
+        }
+        let before = try queue.read { try [String: String](uniqueKeysWithValues: Row.fetchAll($0, sql: "SELECT id, title_fold FROM task").map { ($0[0], $0[1]) }) }
+        try queue.close()
+        let store = try TaskStore.open(location)
+        #expect(try store.schemaVersion() == 11)
+        let after = try store.database.read { try [String: String](uniqueKeysWithValues: Row.fetchAll($0, sql: "SELECT id, title_fold FROM task").map { ($0[0], $0[1]) }) }
+        #expect(after[id] == "reunion equipe")
+        #expect(after.filter { $0.key != id } == before.filter { $0.key != id })
+        let listed = try store.listIDs(sort: .score, narrowing: TaskStore.ListNarrowing(ListFilter(text: "reunion")), nowMillis: 0)
+        #expect((listed.nextUp + listed.backlog).map(\.rawValue) == [id])
+    }
+
     /// Schema v5 rewrites the versions column and the outbox (half the bytes
     /// per task): every version of the v4 fixture survives, and each outbox
     /// entry reads back as the v4 changes still standing in their rows, with

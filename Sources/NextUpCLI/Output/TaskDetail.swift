@@ -14,7 +14,7 @@ enum TaskDetail {
             ("duration", t.duration?.description ?? "?"),
             ("category", t.category.map(Sanitizer.visible) ?? "?"),
             ("due", t.due?.description ?? "-"),
-            ("tags", t.tags.isEmpty ? "-" : t.tags.map { "+" + Sanitizer.visible($0) }.joined(separator: " ")),
+            ("tags", t.tags.isEmpty ? "-" : t.tagNames.map { "+" + Sanitizer.visible($0) }.joined(separator: " ")),
             ("list", t.deleted ? "deleted" : t.isDone ? "done" : t.isNextUp ? "Next Up" : "Backlog"),
         ]
         if let c = t.completedAt { lines.append(("completed", Timestamps.rfc3339(c))) }

@@ -52,7 +52,8 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
             .sorted { let a = $0.lowercased(), b = $1.lowercased(); return a != b ? a < b : $0 < $1 }
     }
 
-    /// Whether the tag is present (matched case-insensitively).
+    /// Whether a tag matching `name` is present (``TextMatch/fold(_:)``:
+    /// case and accents ignored, as the filter's `tag:`).
     public func hasTag(_ name: String) -> Bool {
         let folded = TextMatch.fold(name)
         return tags.contains { TextMatch.fold($0) == folded }

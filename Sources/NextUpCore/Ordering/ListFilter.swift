@@ -6,8 +6,8 @@
 /// - `tag:NAME` (or `+NAME`),
 /// - `due:today`, `due:week` (today to this week's Sunday), `due:overdue`,
 /// - `is:urgent`, `is:tbd`, `is:next` (in Next Up),
-/// - any other word: text that must appear in the title (case-insensitive,
-///   by ``TextMatch``).
+/// - any other word: text that must appear in the title (case and accents
+///   ignored, by ``TextMatch``).
 /// A word `key:…` with an unknown key, or an unknown value of `due:` or
 /// `is:`, is an error naming what is accepted.
 public struct ListFilter: Equatable, Sendable {
@@ -123,7 +123,7 @@ public struct ListFilter: Equatable, Sendable {
 
     /// Whether a task passes; `today` is the caller's local date (what
     /// `due:` counts from — without it no task passes a `due:` filter).
-    /// Text matches by ``TextMatch`` (Unicode case folding), as the store's
+    /// Text matches by ``TextMatch`` (case and accents ignored), as the store's
     /// listing does.
     public func matches(_ task: TaskItem, today: DueDate? = nil) -> Bool {
         if tbdOnly && !task.isTBD { return false }
@@ -155,15 +155,15 @@ public struct ListFilter: Equatable, Sendable {
     }
 
     /// The category part of ``matches(_:today:)``: with `cat:`, only a task
-    /// whose category is ``TextMatch/same(_:_:)`` as it.
+    /// whose category it matches (``TextMatch/matches(_:name:)``).
     public func categoryMatches(_ taskCategory: String?) -> Bool {
         guard let category else { return true }
-        return taskCategory.map { TextMatch.same($0, category) } ?? false
+        return taskCategory.map { TextMatch.matches($0, name: category) } ?? false
     }
 
     /// Whether every task `other` passes is sure to pass this filter too,
     /// from the filters alone: the same filter but for the words and the
-    /// category, the same category (``TextMatch/same(_:_:)``) or none in
+    /// category, the same category (``TextMatch/matches(_:name:)``) or none in
     /// `other`, and each of `other`'s words (folded) inside one of this
     /// filter's words. Then this filter's tasks are `other`'s tasks narrowed
     /// by ``titleMatches(folded:words:)`` and ``categoryMatches(_:)`` —
@@ -176,7 +176,7 @@ public struct ListFilter: Equatable, Sendable {
         theirs.category = nil
         guard mine == theirs else { return false }
         if let old = other.category {
-            guard let new = category, TextMatch.same(new, old) else { return false }
+            guard let new = category, TextMatch.matches(new, name: old) else { return false }
         }
         let words = foldedWords
         return other.foldedWords.allSatisfy { old in words.contains { TextMatch.folded($0, contains: old) } }

@@ -1,17 +1,31 @@
 /// The one rule for matching text that a user types against task text: the
-/// TUI filter's words and `cat:`, the command line's `list --category`, the
-/// category cycle key. Both sides are case-folded (``fold(_:)``), then compared
-/// as UTF-8 bytes — which is exactly what the store's SQL does with the same
-/// fold registered as a function (`nextup_fold`), so a listing made by SQLite
-/// and one made in Swift always agree.
+/// TUI filter's words, `cat:` and `tag:`, the command line's `list
+/// --category` and `--tag`. Both sides are folded (``fold(_:)``: case and
+/// accents ignored, as search boxes do), then compared as UTF-8 bytes —
+/// which is exactly what the store's SQL does with the same fold registered
+/// as a function (`nextup_fold`, and the stored `title_fold`), so a listing
+/// made by SQLite and one made in Swift always agree.
+///
+/// Names (categories, tags) are one name when they are the same but for
+/// case (``same(_:_:)``); accents make different names.
 public enum TextMatch {
+    /// The key text is matched by: ``caseFold(_:)``, then
+    /// ``withoutAccents(_:)`` — `reunion` finds `Réunion`, `STRASSE` finds
+    /// `Straße`. ASCII text is only lowered.
+    public static func fold(_ text: String) -> String {
+        let folded = caseFold(text)
+        // Below U+00C0 nothing decomposes: UTF-8 bytes up to C2 only.
+        let plain = folded.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0xC3 } } ?? folded.utf8.allSatisfy { $0 < 0xC3 }
+        return plain ? folded : withoutAccents(folded)
+    }
+
     /// Unicode full case folding: `Études`, `ÉTUDES` and `études` fold alike,
     /// and so do `STRASSE` and `straße`, `ΣΊΣΥΦΟΣ` and `σίσυφος`. Computed as
     /// the lowercase of the uppercase (which maps `ß` to `ss` and final `ς`
     /// to `σ`, as case folding does); ASCII text takes a shortcut. Text
     /// written in differently composed forms (`e` + combining accent against
     /// `é`) is not made equal.
-    public static func fold(_ text: String) -> String {
+    public static func caseFold(_ text: String) -> String {
         // ASCII: A–Z to a–z on the bytes (what `lowercased()` does to ASCII),
         // and no copy at all when there is nothing to lower.
         var upper = false
@@ -73,9 +87,16 @@ public enum TextMatch {
         }
     }
 
-    /// Whether two texts are the same but for case.
+    /// Whether two names (categories, tags) are one name: the same but for
+    /// case (``caseFold(_:)``). Accents count: `Résumé` and `Resume` are two.
     public static func same(_ a: String, _ b: String) -> Bool {
-        fold(a).utf8.elementsEqual(fold(b).utf8)
+        caseFold(a).utf8.elementsEqual(caseFold(b).utf8)
+    }
+
+    /// Whether typed `name` matches `text` as a whole (``fold(_:)`` of both):
+    /// what `cat:`, `tag:`, `--category` and `--tag` select by.
+    public static func matches(_ text: String, name: String) -> Bool {
+        fold(text).utf8.elementsEqual(fold(name).utf8)
     }
 
     /// Whether `text` contains `word`, ignoring case.

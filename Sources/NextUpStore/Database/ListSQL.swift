@@ -85,13 +85,13 @@ enum ListSQL {
 
     static func registerFold(_ db: Database) { db.add(function: fold) }
 
-    /// ``TextMatch/same(_:_:)`` of the category and `name`: a condition and its argument.
+    /// ``TextMatch/matches(_:name:)`` of the category and `name`: a condition and its argument.
     static func category(is name: String) -> (String, StatementArguments) {
         ("nextup_fold(category) = ?", [TextMatch.fold(name)])
     }
 
     /// ``TaskItem/hasTag(_:)``: a present tag register (in the `extra`
-    /// column's JSON) whose name is ``TextMatch/same(_:_:)`` as `name`.
+    /// column's JSON) whose name ``TextMatch/matches(_:name:)`` `name`.
     static func tag(is name: String) -> (String, StatementArguments) {
         ("""
          EXISTS (SELECT 1 FROM json_each(task.extra) AS r WHERE r.key LIKE '\(TaskField.tagPrefix)%' AND r.value = 1 \

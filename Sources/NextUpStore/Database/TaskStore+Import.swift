@@ -62,9 +62,9 @@ extension TaskStore {
             }
             if let tags {
                 // The record's tag set: its tags present, any other the task has removed.
-                let wanted = Set(tags.map(TextMatch.fold))
+                let wanted = Set(tags.map(TextMatch.caseFold))
                 for tag in tags { fields.append((.tag(tag), .bool(true))) }
-                for tag in existing?.tags ?? [] where !wanted.contains(TextMatch.fold(tag)) { fields.append((.tag(tag), .bool(false))) }
+                for tag in existing?.tags ?? [] where !wanted.contains(TextMatch.caseFold(tag)) { fields.append((.tag(tag), .bool(false))) }
                 // A tag removed before the export: its register, absent, with its version.
                 for field in versions.keys.sorted() where field.tagName != nil && !fields.contains(where: { $0.0 == field }) {
                     fields.append((field, .bool(false)))

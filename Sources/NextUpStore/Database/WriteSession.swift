@@ -35,6 +35,13 @@ struct WriteSession {
     mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil,
                         expecting: [TaskField: Version?] = [:]) throws -> [FieldChange] {
         let fresh = task.versions.isEmpty
+        // A write of a task that holds one tag in two spellings (added on two
+        // machines at once) clears the later ones (``TaskItem/tagNames``).
+        var fields = fields
+        let duplicates = task.duplicateTagSpellings
+        if !duplicates.isEmpty, fields.contains(where: { task.value(of: $0.0) != $0.1 }) {
+            fields += duplicates.filter { name in !fields.contains { $0.0 == .tag(name) } }.map { (.tag($0), .bool(false)) }
+        }
         // In place: the task and the clock change only when the edit is made.
         let changes = try LocalEdit.apply(fields, to: &task, clock: &clock, replica: replica, now: now,
                                           importedAt: timestamp, expecting: expecting)

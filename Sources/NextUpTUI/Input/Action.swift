@@ -16,6 +16,7 @@ public enum Action: String, CaseIterable, Sendable {
     case cycleCategory = "cycle-category"
     case typeCategory = "type-category"
     case setDue = "set-due"
+    case editTags = "edit-tags"
     case editNotes = "edit-notes"
     case details
     case history
@@ -49,8 +50,9 @@ public enum Action: String, CaseIterable, Sendable {
         case .cycleImportance: return "importance ? → 1 → 2 → 3 → ?"
         case .setDuration: return "set duration (30m, 1h30m, 90)"
         case .cycleCategory: return "next category"
-        case .typeCategory: return "type a category"
+        case .typeCategory: return "type a category (Tab completes)"
         case .setDue: return "due date (2026-12-24, today, fri, +3d)"
+        case .editTags: return "add a tag (name) or remove one (-name); Tab completes"
         case .editNotes: return "edit notes in $EDITOR"
         case .details: return "details of the task (every field)"
         case .history: return "history: done and deleted tasks"

@@ -25,6 +25,7 @@ public struct KeyMap: Equatable, Sendable {
         .char("c"): .cycleCategory,
         .char("C"): .typeCategory,
         .char("t"): .setDue,
+        .char("+"): .editTags,
         .char("N"): .editNotes,
         .enter: .details,
         .char("H"): .history,

@@ -43,7 +43,7 @@ enum DetailView {
         } else {
             field("due", "—", .unset)
         }
-        field("tags", task.tags.isEmpty ? "—" : task.tags.map { "+" + $0 }.joined(separator: " "))
+        field("tags", task.tags.isEmpty ? "—" : task.tagNames.map { "+" + $0 }.joined(separator: " "))
         field("created", localTime(task.created, state.utcOffsetSeconds))
         if let newest = task.versions.values.max() {
             let whereFrom = newest.replica == state.replica

@@ -69,7 +69,7 @@ enum ListView {
             b.add(" ", base, exactly: 1)
             b.add(value ?? "?", value == nil ? unset : base, exactly: cells, right: right)
         }
-        let tags = task.tags.isEmpty ? "" : "  " + task.tags.map { "+" + $0 }.joined(separator: " ")
+        let tags = task.tags.isEmpty ? "" : "  " + task.tagNames.map { "+" + $0 }.joined(separator: " ")
         b.add((task.isDone ? "✓ " : "") + task.title + tags, base, exactly: cols.title)
         cell(task.urgency.map { $0 == .urgent ? "yes" : "no" }, RowColumns.urgency)
         cell(task.importance.map { String($0.rawValue) }, RowColumns.importance, right: true)

@@ -68,6 +68,10 @@ enum StatusView {
             b.add(" \(error)", .error)
             return b.line(padding: .error)
         }
+        if let hint = state.prompt?.hint {
+            b.add(" " + hint, .status)
+            return b.line(padding: .status)
+        }
         if let prompt = state.prompt, prompt.conflict != nil {
             // The keys must stay visible: the text typed is cut to what fits.
             let head = " o overwrite with yours: “", tail = "” · k keep theirs · e edit"

@@ -207,7 +207,7 @@ public final class AppRuntime {
                 var undo = changed ? undo : nil
                 undo?.written = task.seen(write.fields)
                 undo?.prior = seen.filter { write.fields.contains($0.key) }
-                send(.wrote(write, task: task.id, undo: undo))
+                send(.wrote(write, task: task.id, undo: undo, row: task))
             } catch let stale as StaleWrite {
                 send(.stale(stale, .edit))
             } catch {
@@ -243,6 +243,13 @@ public final class AppRuntime {
             } catch {
                 screen.redrawAll()
                 send(.failed("notes not changed: \(error)"))
+            }
+        case .loadNames:
+            do {
+                let (categories, tags) = try backend.names()
+                send(.namesLoaded(categories: categories, tags: tags))
+            } catch {
+                send(.namesLoaded(categories: [], tags: []))
             }
         case .reload:
             needsReload = true

@@ -69,6 +69,18 @@ public final class MemoryBackend: TaskBackend {
         return ids.compactMap { tasks[$0] }
     }
 
+    /// The names on tasks not deleted, one spelling per name (the oldest task's).
+    public func names() throws -> (categories: [String], tags: [String]) {
+        try check()
+        let live = tasks.values.filter { !$0.deleted }.sorted { ($0.created, $0.id.rawValue) < ($1.created, $1.id.rawValue) }
+        func firstSpellings(_ all: [String]) -> [String] {
+            var out: [String] = []
+            for name in all where !out.contains(where: { TextMatch.same($0, name) }) { out.append(name) }
+            return out.sorted { TextMatch.caseFold($0) < TextMatch.caseFold($1) }
+        }
+        return (firstSpellings(live.compactMap(\.category)), firstSpellings(live.flatMap(\.tags)))
+    }
+
     public func changeToken() throws -> Int? {
         try check()
         return token
@@ -80,10 +92,21 @@ public final class MemoryBackend: TaskBackend {
             return (tasks[add(title, nextUp: toNextUp)]!, true)
         }
         guard let id = write.task, let task = tasks[id] else { throw Failure(description: "no such task") }
+        if case .setTags(_, let tags) = write {
+            var t = task
+            now += 1
+            let outcome = try LocalEdit.apply(tags.sorted { $0.key < $1.key }.map { (.tag($0.key), .bool($0.value)) }, to: t,
+                                              clock: clock, replica: replicaID, now: now, expecting: seen)
+            t = outcome.task
+            clock = outcome.clock
+            if t != task { token += 1 }
+            tasks[id] = t
+            return (t, t != task)
+        }
         var keys: [(TaskID, String)] = []
         let own: (TaskField, FieldValue)
         switch write {
-        case .add: fatalError("handled above")
+        case .add, .setTags: fatalError("handled above")
         case .setTitle(_, let s): own = (.title, .string(s))
         case .setUrgency(_, let u): own = (.urgency, u.map { .string($0.rawValue) } ?? .null)
         case .setImportance(_, let i): own = (.importance, i.map { .int(Int64($0.rawValue)) } ?? .null)

@@ -27,6 +27,8 @@ public final class StoreBackend: TaskBackend {
 
     public func changeToken() throws -> Int? { try store.dataVersion() }
 
+    public func names() throws -> (categories: [String], tags: [String]) { (try store.categoryNames(), try store.tagNames()) }
+
     public func replica() -> ReplicaID? { try? store.replicaID() }
 
     public func perform(_ write: Write, expecting seen: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool) {
@@ -49,6 +51,8 @@ public final class StoreBackend: TaskBackend {
             return try set(id, .due, d.map { .string($0.description) } ?? .null, seen)
         case .setNotes(let id, let notes):
             return try set(id, .notes, .string(notes), seen)
+        case .setTags(let id, let tags):
+            return try store.edit(id, set: tags.sorted { $0.key < $1.key }.map { (.tag($0.key), .bool($0.value)) }, expecting: seen).outcome
         case .complete(let id): return try store.complete(id, expecting: seen).outcome
         case .reopen(let id): return try store.reopen(id, expecting: seen).outcome
         case .delete(let id): return try store.delete(id, expecting: seen).outcome

@@ -29,8 +29,12 @@ public protocol TaskBackend: AnyObject {
     /// (nothing by default): a backend that narrows in memory reads what it
     /// narrows from now, so that the first key typed finds it.
     func prepareToNarrow(_ query: ListQuery, nowMillis: Int64)
+    /// The category and tag names in use, one spelling per name (none by
+    /// default): what the category and tag prompts complete to.
+    func names() throws -> (categories: [String], tags: [String])
 }
 
 extension TaskBackend {
     public func prepareToNarrow(_ query: ListQuery, nowMillis: Int64) {}
+    public func names() throws -> (categories: [String], tags: [String]) { ([], []) }
 }

@@ -16,6 +16,9 @@ public enum Effect: Equatable, Sendable {
     /// ``Event/notesEdited(_:text:original:seen:)``, to be written only if
     /// the fields in `seen` still hold those versions.
     case editNotes(TaskID, text: String, original: String, seen: [TaskField: Version?])
+    /// Read the category and tag names in use, for a prompt's completion:
+    /// they come back as ``Event/namesLoaded(categories:tags:)``.
+    case loadNames
     /// Re-read the lists from the store (filter or sort changed).
     case reload
     case syncNow

@@ -15,8 +15,9 @@ public enum Event: Equatable, Sendable {
     case rowsLoaded([TaskItem])
     case syncStatus(SyncDisplay)
     /// A write of this UI succeeded; `task` is the task written (for an add,
-    /// the new one).
-    case wrote(Write, task: TaskID?, undo: UndoEntry?)
+    /// the new one), `row` the task as the write left it (what the status
+    /// line reports; nil when unknown).
+    case wrote(Write, task: TaskID?, undo: UndoEntry?, row: TaskItem? = nil)
     /// An undo (`redo` false) or redo entry's write succeeded, leaving these
     /// versions on its fields; the entry goes, flipped, on the other stack.
     case undone(UndoEntry, leaving: [TaskField: Version?], redo: Bool)
@@ -32,6 +33,9 @@ public enum Event: Equatable, Sendable {
     /// closed, leaving `text`; `original` is what the notes held when it
     /// opened, `seen` the versions then.
     case notesEdited(TaskID, text: String, original: String, seen: [TaskField: Version?])
+    /// The category and tag names in use (``Effect/loadNames``), each one
+    /// spelling per name.
+    case namesLoaded(categories: [String], tags: [String])
     /// A write or read failed; the message is shown in plain words.
     case failed(String)
 }

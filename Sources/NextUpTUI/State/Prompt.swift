@@ -9,6 +9,8 @@ public struct Prompt: Equatable, Sendable {
         case duration(TaskID)
         case category(TaskID)
         case due(TaskID)
+        /// Add a tag (`name`, `+name`) or remove one (`-name`).
+        case tags(TaskID)
         /// Notes come from `$EDITOR`, not typed here: this prompt is only
         /// shown when their write came back stale (`e` reopens the editor).
         case notes(TaskID)
@@ -28,6 +30,21 @@ public struct Prompt: Equatable, Sendable {
     /// A problem with the last submitted text ("duration must look like …");
     /// the prompt stays open until the text is fixed or the prompt cancelled.
     public var error: String?
+    /// Names Tab completes to (categories, tags in use), loaded when the
+    /// prompt opens (``Event/namesLoaded(categories:tags:)``).
+    public var choices: [String] = []
+    /// While Tab cycles: the text typed before the first Tab, and the
+    /// choice shown now. Any other key ends it.
+    public var completion: Completion?
+    /// The tag prompt: the task's tags when it opened (what `-name` removes).
+    public var seenTags: [String] = []
+    /// What Tab offers, for the status bar.
+    public var hint: String?
+
+    public struct Completion: Equatable, Sendable {
+        public var typed: String
+        public var index: Int
+    }
 
     public init(kind: Kind, text: String = "", seen: [TaskField: Version?] = [:]) {
         self.kind = kind
@@ -39,7 +56,7 @@ public struct Prompt: Equatable, Sendable {
     /// The task the prompt edits (nil for add and filter).
     public var task: TaskID? {
         switch kind {
-        case .title(let id), .duration(let id), .category(let id), .due(let id), .notes(let id): return id
+        case .title(let id), .duration(let id), .category(let id), .due(let id), .tags(let id), .notes(let id): return id
         case .add, .filter: return nil
         }
     }
@@ -59,7 +76,8 @@ public struct Prompt: Equatable, Sendable {
         case .add(let toNextUp): return toNextUp ? "Add to Next Up: " : "Add: "
         case .title: return "Title: "
         case .duration: return "Duration (30m, 1h30m, 90; empty = unset): "
-        case .category: return "Category (empty = unset): "
+        case .category: return "Category (Tab completes; empty = unset): "
+        case .tags: return "Tag (name adds, -name removes, Tab completes): "
         case .due: return "Due (2026-12-24, today, fri, eow, +3d; empty = unset): "
         case .notes: return "Notes: "
         case .filter: return "Filter (words, cat:, tag:, due:, is:): "

@@ -28,6 +28,15 @@ extension Reducer {
             state.prompt = prompt(.duration(id), task.duration?.description ?? "", .duration)
         case .typeCategory:
             state.prompt = prompt(.category(id), task.category ?? "", .category)
+            state.prompt?.choices = state.categories
+            return [.loadNames]
+        case .editTags:
+            // The write depends on the registers of the tag it adds or
+            // removes, as they were when the prompt opened (``submitTag``).
+            let registers = task.versions.keys.filter { $0.tagName != nil }
+            state.prompt = Prompt(kind: .tags(id), seen: task.seen([.done, .deleted] + registers))
+            state.prompt?.seenTags = task.tags
+            return [.loadNames]
         case .setDue:
             state.prompt = prompt(.due(id), task.due?.description ?? "", .due)
         case .editNotes:
@@ -36,11 +45,9 @@ extension Reducer {
             return [.editNotes(id, text: task.notes, original: task.notes, seen: task.seen([.notes, .done, .deleted]))]
         case .cycleUrgency:
             let next: Urgency? = switch task.urgency { case nil: .urgent; case .urgent: .notUrgent; case .notUrgent: nil }
-            state.say("urgency: \(next?.label ?? "?")")
             return change(.setUrgency(id, next), undo: .setUrgency(id, task.urgency), "urgency")
         case .cycleImportance:
             let next: Importance? = switch task.importance { case nil: .low; case .low: .medium; case .medium: .high; case .high: nil }
-            state.say("importance: \(next.map { String($0.rawValue) } ?? "?")")
             return change(.setImportance(id, next), undo: .setImportance(id, task.importance), "importance")
         case .cycleCategory:
             guard !state.categories.isEmpty else {
@@ -54,7 +61,6 @@ extension Reducer {
             } else {
                 next = list[0]
             }
-            state.say("category: \(next.map(Sanitizer.visible) ?? "?")")
             return change(.setCategory(id, next), undo: .setCategory(id, task.category), "category")
         case .toggleNextUp:
             if task.isNextUp {
@@ -62,10 +68,8 @@ extension Reducer {
                 let i = ids.firstIndex(of: id)
                 let after = i.flatMap { $0 > 0 ? ids[$0 - 1] : nil }
                 let before = i.flatMap { $0 + 1 < ids.count ? ids[$0 + 1] : nil }
-                state.say("moved to Backlog")
                 return change(.removeFromNextUp(id), undo: .placeInNextUp(id, .between(after: after, before: before)), "move to Backlog")
             }
-            state.say("moved to Next Up")
             return change(.placeInNextUp(id, .end), undo: .removeFromNextUp(id), "move to Next Up")
         case .reorderDown, .reorderUp:
             guard state.focus == .nextUp, task.isNextUp else {
@@ -88,15 +92,12 @@ extension Reducer {
             if task.isDone {
                 state.keepDone.remove(id)
                 state.keepDoneUntil[id] = nil
-                state.say("reopened")
                 return change(.reopen(id), undo: .complete(id), "reopen")
             }
             state.keepDone.insert(id)
             state.keepDoneUntil[id] = state.nowMillis + AppState.keepDoneMillis
-            state.say("done — x again reopens, z undoes")
             return change(.complete(id), undo: .reopen(id), "done")
         case .delete:
-            state.say("deleted “\(name)” — z undoes")
             return change(.delete(id), undo: .restore(id), "delete")
         default:
             break
@@ -124,7 +125,13 @@ extension Reducer {
             return []
         case .enter:
             return submit(prompt, &state)
+        case .tab where prompt.completes, .backTab where prompt.completes:
+            complete(&prompt, backwards: key == .backTab, &state)
+            state.prompt = prompt
+            return []
         default:
+            prompt.completion = nil
+            prompt.hint = nil
             if prompt.editor.handle(key) { prompt.error = nil }
             state.prompt = prompt
             // The lists follow the filter as it is typed.
@@ -194,7 +201,9 @@ extension Reducer {
                 }
             case .category(let id):
                 let trimmed = text.trimmingCharacters(in: .whitespaces)
-                let value = trimmed.isEmpty ? nil : try TaskText.category(trimmed)
+                // A name in use (or configured) is written as it is spelled there.
+                let typed = trimmed.isEmpty ? nil : try TaskText.category(trimmed)
+                let value = typed.map { name in prompt.choices.first { TextMatch.same($0, name) } ?? name }
                 let old = prompt.original.isEmpty ? nil : prompt.original
                 if value != old {
                     effects = [undoable(.setCategory(id, value), .setCategory(id, old), "category", prompt)]
@@ -206,6 +215,9 @@ extension Reducer {
                 if value != old {
                     effects = [undoable(.setDue(id, value), .setDue(id, old), "due date", prompt)]
                 }
+            case .tags(let id):
+                guard let effect = try submitTag(id, prompt, &state) else { return [] }
+                effects = [effect]
             case .notes(let id):
                 let value = try TaskText.notes(text)
                 if value != prompt.original {
@@ -245,8 +257,6 @@ extension Reducer {
             state.say("notes not saved: \(error)", error: true)
         } else if effects.isEmpty {
             state.say("notes unchanged")
-        } else {
-            state.say("notes saved — z undoes")
         }
         return effects
     }
@@ -262,7 +272,7 @@ extension Reducer {
         if task.deleted {
             switch action {
             case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
-                 .setDue, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone:
+                 .setDue, .editTags, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone:
                 return "% is deleted; nothing changed (nextup restore brings it back)"
             default: return nil
             }

@@ -35,14 +35,12 @@ extension Reducer {
                     return []
                 }
                 (write, inverse, what) = (.reopen(task.id), .complete(task.id), "reopen")
-                state.say("reopened \(name) — z undoes")
             } else {
                 guard task.deleted else {
                     state.say("\(name) is not deleted — x reopens a done task")
                     return []
                 }
                 (write, inverse, what) = (.restore(task.id), .delete(task.id), "restore")
-                state.say("restored \(name) — z undoes")
             }
             return [.write(write, seen: task.seen(write.fields),
                            undo: UndoEntry(inverse: inverse, original: write, description: "\(what) of \(name)"))]

@@ -56,8 +56,9 @@ public enum Reducer {
                               error: !sync.notices.isEmpty)
                 }
             }
-        case .wrote(let write, let task, let undo):
+        case .wrote(let write, let task, let undo, let row):
             state.submitted = nil
+            state.say(report(write, row, state))
             if let undo {
                 state.undoStack.append(undo)
                 state.redoStack = []
@@ -100,6 +101,8 @@ public enum Reducer {
             state.utcOffsetSeconds = offset
         case .notesEdited(let id, let text, let original, let seen):
             effects = notesEdited(id, text: text, original: original, seen: seen, &state)
+        case .namesLoaded(let categories, let tags):
+            namesLoaded(categories: categories, tags: tags, &state)
         case .failed(let message):
             state.submitted = nil
             state.say(message, error: true)
@@ -266,7 +269,7 @@ public enum Reducer {
             state.say("redid \(entry.description)")
             return [.redo(entry)]
         case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
-             .setDue, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete:
+             .setDue, .editTags, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete:
             guard let task = state.selectedTask else {
                 state.say(state[pane].count == 0 ? "\(pane.title) is empty" : "no task selected")
                 return []

@@ -13,6 +13,9 @@ public enum Write: Equatable, Sendable {
     case setDue(TaskID, DueDate?)
     /// The whole notes text at once (from the editor); empty clears them.
     case setNotes(TaskID, String)
+    /// Tag registers of the task, each present (true) or absent (false):
+    /// adding one tag, or removing every spelling of one.
+    case setTags(TaskID, [String: Bool])
     case complete(TaskID)
     case reopen(TaskID)
     case delete(TaskID)
@@ -34,6 +37,7 @@ public enum Write: Equatable, Sendable {
         case .setCategory: return [.category]
         case .setDue: return [.due]
         case .setNotes: return [.notes]
+        case .setTags(_, let tags): return tags.keys.sorted().map(TaskField.tag)
         case .complete, .reopen: return [.done]
         case .delete, .restore: return [.deleted]
         case .placeInNextUp, .removeFromNextUp: return [.nextUp]
@@ -45,7 +49,7 @@ public enum Write: Equatable, Sendable {
         switch self {
         case .add: return nil
         case .setTitle(let id, _), .setUrgency(let id, _), .setImportance(let id, _), .setDuration(let id, _),
-             .setCategory(let id, _), .setDue(let id, _), .setNotes(let id, _), .complete(let id), .reopen(let id), .delete(let id), .restore(let id),
+             .setCategory(let id, _), .setDue(let id, _), .setNotes(let id, _), .setTags(let id, _), .complete(let id), .reopen(let id), .delete(let id), .restore(let id),
              .placeInNextUp(let id, _), .removeFromNextUp(let id):
             return id
         }
