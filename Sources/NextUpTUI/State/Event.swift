@@ -32,6 +32,9 @@ public enum Event: Equatable, Sendable {
     /// closed, leaving `text`; `original` is what the notes held when it
     /// opened, `seen` the versions then.
     case notesEdited(TaskID, text: String, original: String, seen: [TaskField: Version?])
+    /// The editor closed on notes that cannot be saved (`problem`, e.g. too
+    /// long); what the person wrote stays in `file`.
+    case notesKept(TaskID, file: String, problem: String)
     /// A write or read failed; the message is shown in plain words.
     case failed(String)
 }
