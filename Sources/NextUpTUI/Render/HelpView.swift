@@ -32,8 +32,8 @@ enum HelpView {
             let end = min(body.count, top + page)
             out += body[top..<end]
             var position = LineBuilder(width: width)
-            let more = end < body.count ? "j ↓ space PgDn for more" : "the end — k ↑ b PgUp go back"
-            position.add(" lines \(top + 1)-\(end) of \(body.count) · \(more) · any other key closes", .help)
+            let more = end < body.count ? "j space PgDn: more" : "the end · k b PgUp: back"
+            position.add(" lines \(top + 1)-\(end) of \(body.count) · \(more) · other keys close", .help)
             out.append(position.line())
         } else {
             out += body
