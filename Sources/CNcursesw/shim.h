@@ -18,6 +18,9 @@
 #include <langinfo.h>
 #include <string.h>
 #include <wchar.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <spawn.h>
 
 static inline WINDOW *nu_stdscr(void) { return stdscr; }
 static inline int nu_lines(void) { return LINES; }
@@ -45,6 +48,23 @@ static inline int nu_locale_is_utf8(void) {
 static inline int nu_has_cursor_addressing(void) {
     char *cup = tigetstr("cup");
     return cup != NULL && cup != (char *)-1;
+}
+
+/* Takes the terminal's size as it is now, when it changed while another
+   program had the terminal (the size changes then went to that program). */
+static inline void nu_take_terminal_size(void) {
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0
+        && is_term_resized(ws.ws_row, ws.ws_col)) {
+        resizeterm(ws.ws_row, ws.ws_col);
+    }
+}
+
+/* A spawn action: the child makes its process group the foreground group of
+   the terminal `fd` (glibc 2.35), done before it runs, with signals blocked. */
+extern int posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_actions_t *, int);
+static inline int nu_spawn_take_terminal(posix_spawn_file_actions_t *actions, int fd) {
+    return posix_spawn_file_actions_addtcsetpgrp_np(actions, fd);
 }
 
 static inline int nu_color_pair(int n) { return (int)COLOR_PAIR(n); }

@@ -1,6 +1,15 @@
-/// Display width of text in a terminal cell grid: wide (East Asian Wide and
-/// Fullwidth, emoji presentation) characters take two cells, combining marks
-/// none. Pure, locale-independent; the TUI and the CLI tables both use it.
+import Foundation
+
+/// Display width of text in a terminal cell grid, per grapheme cluster (a
+/// Swift `Character`), the way current terminals (kitty, VTE, tmux 3.4+)
+/// draw it: a cluster whose first scalar has emoji presentation (an emoji,
+/// with its skin tone, its ZWJ sequence, a flag) takes two cells; an
+/// emoji-capable character made an emoji by VS16 (`✈️`, `❤️`) takes two; VS15
+/// makes it text again; any other cluster takes what the C library's
+/// `wcwidth` gives its first scalar (East Asian wide: two, combining marks
+/// and format characters: none), read under a UTF-8 locale of its own
+/// whatever the process's locale. No table is kept here. The TUI and the
+/// CLI tables both use it.
 public enum TerminalWidth {
     /// Cells taken by one character.
     public static func width(of character: Character) -> Int {
@@ -12,11 +21,33 @@ public enum TerminalWidth {
             return 1
         }
         if first.value < 0x20 || (0x7F...0x9F).contains(first.value) { return 0 }
-        if isWide(first) { return 2 }
+        if scalars.count > 1, scalars.contains(where: { $0.value == 0xFE0E }) { return libraryWidth(first) }
+        if first.properties.isEmojiPresentation { return 2 }
         if scalars.count > 1, first.properties.isEmoji, scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
-        if isZeroWidth(first) { return 0 }
-        return 1
+        return libraryWidth(first)
     }
+
+    /// `wcwidth` of one scalar under ``utf8Locale``; without that locale
+    /// (a system with no UTF-8 locale at all), marks and format characters
+    /// take none and the rest one.
+    static func libraryWidth(_ s: Unicode.Scalar) -> Int {
+        if let locale = utf8Locale {
+            let previous = uselocale(locale)
+            let w = c_wcwidth(wchar_t(bitPattern: s.value))
+            uselocale(previous)
+            if w >= 0 { return Int(w) }
+            return 1
+        }
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return s.value == 0xAD ? 1 : 0
+        default: return 1
+        }
+    }
+
+    /// A UTF-8 character-type locale for `wcwidth`, made once: `C.UTF-8`,
+    /// else the person's own.
+    nonisolated(unsafe) static let utf8Locale: locale_t? =
+        newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) ?? newlocale(LC_CTYPE_MASK, "", nil)
 
     /// Cells taken by a string.
     public static func width(of text: String) -> Int {
@@ -76,21 +107,9 @@ public enum TerminalWidth {
             return bytes.count
         }
     }
-
-    static func isZeroWidth(_ s: Unicode.Scalar) -> Bool {
-        switch s.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return s.value != 0x00AD
-        default: return s.value == 0x200B || (0x1160...0x11FF).contains(s.value)
-        }
-    }
-
-    static func isWide(_ s: Unicode.Scalar) -> Bool {
-        let v = s.value
-        if s.properties.isEmojiPresentation { return true }
-        return (0x1100...0x115F).contains(v) || (0x2E80...0x303E).contains(v) || (0x3041...0x33FF).contains(v)
-            || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
-            || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
-            || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x20000...0x2FFFD).contains(v)
-            || (0x30000...0x3FFFD).contains(v) || (0x1F300...0x1F64F).contains(v) || (0x1F900...0x1F9FF).contains(v)
-    }
 }
+
+/// The C library's `wcwidth` (declared only under `_XOPEN_SOURCE`, which the
+/// Glibc module is not read with).
+@_silgen_name("wcwidth")
+private func c_wcwidth(_ c: wchar_t) -> Int32

@@ -2,17 +2,54 @@ import NextUpCore
 
 /// The help overlay: every action with the keys bound to it now (from the
 /// current key map) and its name for the config file's `[keys]`, in two
-/// columns when the width allows. At 80×24 it fits without a cut.
+/// columns when the width allows. At 80×24 it fits whole; on a shorter
+/// screen it scrolls (``Reducer/helpKey(_:_:)``) from ``AppState/helpTop``,
+/// its last line saying which lines show and how to move.
 enum HelpView {
+    /// The rows the help has between the title bar and the message line.
+    static func height(_ state: AppState) -> Int { max(0, state.height - 3) }
+
+    /// Lines a page moves, and the greatest first line (0: it fits whole).
+    static func scrolling(_ state: AppState) -> (page: Int, lastTop: Int) {
+        let body = bodyLines(state, width: state.width).count
+        let rows = height(state)
+        guard 1 + body > rows else { return (0, 0) }
+        let page = max(1, rows - 2)
+        return (page, max(0, body - page))
+    }
+
     static func lines(_ state: AppState, width: Int, height: Int) -> [ScreenLine] {
+        let body = bodyLines(state, width: width)
+        var out: [ScreenLine] = []
+        var title = LineBuilder(width: width)
+        let scrolls = 1 + body.count > height
+        title.add(" Keys and their names for [keys] in the config file — "
+                  + (scrolls ? "j k space scroll, any other key closes" : "any key closes this help"), .headerFocused)
+        out.append(title.line(padding: .headerFocused))
+        if scrolls {
+            let page = max(1, height - 2)
+            let top = min(max(0, state.helpTop), max(0, body.count - page))
+            let end = min(body.count, top + page)
+            out += body[top..<end]
+            var position = LineBuilder(width: width)
+            let more = end < body.count ? "j space PgDn: more" : "the end · k b PgUp: back"
+            position.add(" lines \(top + 1)-\(end) of \(body.count) · \(more) · other keys close", .help)
+            out.append(position.line())
+        } else {
+            out += body
+        }
+        out = Array(out.prefix(height))
+        while out.count < height { out.append(ScreenLine([Span(String(repeating: " ", count: width))])) }
+        return out
+    }
+
+    /// Every line of the help below its title.
+    static func bodyLines(_ state: AppState, width: Int) -> [ScreenLine] {
         let entries = Action.allCases.map { action -> (String, String, String) in
             let keys = state.keyMap.keys(for: action).map(\.name).joined(separator: " ")
             return (keys.isEmpty ? "(unbound)" : keys, action.rawValue, action.summary)
         }
         var out: [ScreenLine] = []
-        var title = LineBuilder(width: width)
-        title.add(" Keys and their names for [keys] in the config file — any key closes this help", .headerFocused)
-        out.append(title.line(padding: .headerFocused))
         let columns = width >= 76 ? 2 : 1
         let perColumn = (entries.count + columns - 1) / columns
         let columnWidth = width / columns
@@ -41,13 +78,6 @@ enum HelpView {
             foot.add(text, .unset)
             out.append(foot.line())
         }
-        if out.count > height {
-            out = Array(out.prefix(height))
-            var more = LineBuilder(width: width)
-            more.add(" … (make the window taller to see every key)", .unset)
-            out[height - 1] = more.line()
-        }
-        while out.count < height { out.append(ScreenLine([Span(String(repeating: " ", count: width))])) }
         return out
     }
 }

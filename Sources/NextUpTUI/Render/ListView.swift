@@ -17,9 +17,9 @@ enum ListView {
         b.add(name, style, exactly: RowColumns.marker + cols.title)
         b.add(" urg", style, exactly: 1 + RowColumns.urgency)
         b.add(" imp", style, exactly: 1 + RowColumns.importance)
-        b.add("   dur", style, exactly: 1 + RowColumns.duration)
+        if cols.duration > 0 { b.add("   dur", style, exactly: 1 + cols.duration) }
         if cols.category > 0 { b.add(" category", style, exactly: 1 + cols.category) }
-        if cols.showDue { b.add(" due", style, exactly: 1 + RowColumns.due) }
+        if cols.due > 0 { b.add(" due", style, exactly: 1 + cols.due) }
         return b.line(padding: style)
     }
 
@@ -47,7 +47,8 @@ enum ListView {
     }
 
     /// One task as one line: marker, title (then its tags, `+name`),
-    /// urgency, importance, duration, category, due. Unset triage attributes show as `?`.
+    /// urgency, importance, duration, category, due — the ones that fit
+    /// (``RowColumns``). Unset triage attributes show as `?`.
     /// A due date today reads `today`, an overdue one ends in `!` (so both
     /// stand out without colour too) and both get their own style.
     static func row(_ id: TaskID, _ task: TaskItem?, selected: Bool, focused: Bool, changed: Bool, width: Int,
@@ -73,13 +74,13 @@ enum ListView {
         b.add((task.isDone ? "✓ " : "") + task.title + tags, base, exactly: cols.title)
         cell(task.urgency.map { $0 == .urgent ? "yes" : "no" }, RowColumns.urgency)
         cell(task.importance.map { String($0.rawValue) }, RowColumns.importance, right: true)
-        cell(task.duration?.description, RowColumns.duration, right: true)
+        if cols.duration > 0 { cell(task.duration?.description, cols.duration, right: true) }
         if cols.category > 0 { cell(task.category, cols.category) }
-        if cols.showDue {
+        if cols.due > 0 {
             b.add(" ", base, exactly: 1)
             let when = today.map { DueState(task.due, today: $0) } ?? .none
-            let text = switch when { case .none: task.due?.description ?? ""; case .today: "today"; case .overdue: (task.due?.description ?? "") + "!" }
-            b.add(text, when == .none || task.isDone || base != .normal ? base : when.style, exactly: RowColumns.due)
+            let text = RowColumns.dueText(task.due, today: today, cells: cols.due)
+            b.add(text, when == .none || task.isDone || base != .normal ? base : when.style, exactly: cols.due)
         }
         return b.line(padding: base)
     }

@@ -101,7 +101,7 @@ enum StatusView {
             return (b.line(padding: .error), nil)
         }
         if let prompt = state.prompt {
-            b.add(prompt.label, .header, cells: max(1, width / 2))
+            b.add(promptLabel(prompt.label, width: width, text: prompt.editor.text), .header)
             let room = b.remaining
             let (text, cursor) = visibleText(prompt.editor, room: room)
             let col = b.used + cursor
@@ -131,6 +131,25 @@ enum StatusView {
         b.add(" " + text, .unset)
         return (b.line(), nil)
     }
+
+    /// A prompt's label as it fits before its text: whole when the text
+    /// (and the cursor after it, and at least ``promptRoom`` cells) fits
+    /// beside it, else only its first words — `Due (2026-12-24, …): ` as
+    /// `Due: ` —, else cut; never more than half the line, and always ending
+    /// in a space, so that it never runs into the text.
+    static func promptLabel(_ label: String, width: Int, text: String) -> String {
+        let room = max(promptRoom, TerminalWidth.width(of: Sanitizer.visible(text)) + 1)
+        if TerminalWidth.width(of: label) + room <= width { return label }
+        var short = label
+        if let open = label.range(of: " (") { short = label[..<open.lowerBound] + ": " }
+        let limit = max(2, width / 2)
+        if TerminalWidth.width(of: short) <= limit { return short }
+        while short.last == " " { short.removeLast() }
+        return TerminalWidth.truncate(short, to: limit - 1) + " "
+    }
+
+    /// The fewest cells a prompt's text is given beside the whole label.
+    static let promptRoom = 20
 
     /// The part of an editor's text that fits in `room` cells, scrolled so the
     /// cursor is visible, and the cursor's cell offset in it.

@@ -236,12 +236,18 @@ public final class AppRuntime {
                 send(.failed("notes cannot be edited here (no editor)"))
                 return
             }
+            // The editor had the terminal: its size may have changed meanwhile.
+            defer {
+                let (w, h) = screen.size()
+                send(.resize(cols: w, rows: h))
+                screen.redrawAll()
+            }
             do {
-                let edited = try editor.edit(text)
-                screen.redrawAll()
+                let edited = try editor.edit(text, check: { _ = try TaskText.notes($0) })
                 send(.notesEdited(id, text: edited, original: original, seen: seen))
+            } catch let kept as TextKept {
+                send(.notesKept(id, file: kept.file, problem: kept.problem))
             } catch {
-                screen.redrawAll()
                 send(.failed("notes not changed: \(error)"))
             }
         case .loadNames:

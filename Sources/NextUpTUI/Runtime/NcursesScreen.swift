@@ -70,8 +70,10 @@ public final class NcursesScreen: Screen {
         Self.writeToTerminal("\u{1b}[?2004l")
     }
 
-    /// Hands the terminal to another program (the notes editor) for a while:
-    /// the normal screen, cooked mode, no bracketed paste.
+    /// Hands the terminal to another program (the notes editor) for a while,
+    /// the way ncurses documents shelling out: the program's modes saved
+    /// (`def_prog_mode`), then `endwin` — the normal screen and the modes the
+    /// shell had (cooked, echo), no bracketed paste.
     public func suspend() {
         guard !stopped else { return }
         Self.writeToTerminal("\u{1b}[?2004l")
@@ -79,10 +81,12 @@ public final class NcursesScreen: Screen {
         _ = endwin()
     }
 
-    /// Takes the terminal back after ``suspend()`` and repaints everything.
+    /// Takes the terminal back after ``suspend()`` (the program's modes again,
+    /// its size as it is now) and repaints everything.
     public func resume() {
         guard !stopped else { return }
         _ = reset_prog_mode()
+        nu_take_terminal_size()
         Self.writeToTerminal("\u{1b}[?2004h")
         forceFull = true
         lastFrame = nil

@@ -27,6 +27,8 @@ public struct AppState: Equatable, Sendable {
 
     public var prompt: Prompt?
     public var showHelp = false
+    /// The first line of the help shown, when it is taller than the screen.
+    public var helpTop = 0
     /// The detail view of the selected task (every field) is open.
     public var showDetail = false
     /// The local time zone's offset from UTC, in seconds, at `nowMillis`
@@ -78,6 +80,9 @@ public struct AppState: Equatable, Sendable {
     public static let historyLimit = 1_000
     /// How long a status message stays.
     public static let messageMillis: Int64 = 5_000
+    /// How long the message naming a file that holds unsaved text stays:
+    /// long enough to copy its path.
+    public static let keptTextMessageMillis: Int64 = 60_000
     public static let defaultCategories = ["Essentials", "Deep Work", "Admin", "Learning", "Recharge"]
 
     public init(width: Int = 80, height: Int = 24, nowMillis: Int64 = 0, keyMap: KeyMap = .defaults,
@@ -138,7 +143,7 @@ public struct AppState: Equatable, Sendable {
         }
     }
 
-    public mutating func say(_ text: String, error: Bool = false) {
-        message = Message(text: text, isError: error, untilMillis: nowMillis + Self.messageMillis)
+    public mutating func say(_ text: String, error: Bool = false, forMillis millis: Int64 = messageMillis) {
+        message = Message(text: text, isError: error, untilMillis: nowMillis + millis)
     }
 }

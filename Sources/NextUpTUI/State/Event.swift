@@ -36,6 +36,9 @@ public enum Event: Equatable, Sendable {
     /// The category and tag names in use (``Effect/loadNames``), each one
     /// spelling per name.
     case namesLoaded(categories: [String], tags: [String])
+    /// The editor closed on notes that cannot be saved (`problem`, e.g. too
+    /// long); what the person wrote stays in `file`.
+    case notesKept(TaskID, file: String, problem: String)
     /// A write or read failed; the message is shown in plain words.
     case failed(String)
 }

@@ -103,6 +103,10 @@ public enum Reducer {
             effects = notesEdited(id, text: text, original: original, seen: seen, &state)
         case .namesLoaded(let categories, let tags):
             namesLoaded(categories: categories, tags: tags, &state)
+        case .notesKept(_, let file, let problem):
+            // The path first: it is what a narrow line must still show.
+            state.say("notes kept in \(file), not saved: \(problem)", error: true,
+                      forMillis: AppState.keptTextMessageMillis)
         case .failed(let message):
             state.submitted = nil
             state.say(message, error: true)
@@ -176,7 +180,7 @@ public enum Reducer {
     static func handleKey(_ key: Key, _ state: inout AppState) -> [Effect] {
         if key == .resize { return [] }
         if state.showHelp {
-            state.showHelp = false
+            helpKey(key, &state)
             return []
         }
         if state.prompt != nil { return handlePromptKey(key, &state) }
