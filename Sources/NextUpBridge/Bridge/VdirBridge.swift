@@ -17,15 +17,18 @@ import Synchronization
 ///    ``NextUpStore/TaskStore/bridgeWrite(_:set:creating:expecting:vdir:memory:)``
 ///    with the versions the bridge read (a concurrent edit makes it look
 ///    again next cycle, never overwrite) and the new memory in the same
-///    transaction. A property changed on both sides goes to the newer
-///    change (the file's `LAST-MODIFIED`, a floating one read as local
-///    time, against the version of nextup's value). A VTODO made elsewhere
+///    transaction. The calendar is a replica of its own: a phone change is
+///    merged under (the file's `LAST-MODIFIED`, else `DTSTAMP`, a floating
+///    one read as local time; ``NextUpCore/ReplicaID/calendar``), so every
+///    machine that takes it writes the same version, and a property changed
+///    on both sides goes to the newer change (``take``). A VTODO made elsewhere
 ///    becomes a task whose id derives from its `UID`
 ///    (``NextUpCore/TaskID/forVTodoUID(_:)``), `external_id` the `UID`. A
 ///    file the bridge never saw, for a task the store already has, is
 ///    diffed against the task, each property by the same newer-change rule.
 /// 2. **Vanished.** A file the bridge had seen and that is gone soft-deletes
-///    its task (restorable; it syncs like any delete). An empty vdir that
+///    its task (restorable; it syncs like any delete), under
+///    ``NextUpCore/ReplicaID/calendarRemoval``. An empty vdir that
 ///    held files (an unmounted disk, a vdirsyncer reset) is reported and the
 ///    cycle stops there; when more than ``massDeletionFiles`` files and more
 ///    than a fifth of the known ones vanish in one cycle, nothing is deleted
@@ -35,7 +38,10 @@ import Synchronization
 ///    nextup value differs patched in (``ICalComponent/patched(_:for:zone:)``),
 ///    so a phone item nextup never changed is never rewritten; a new task
 ///    gets `<uid>.ics`; a deleted task keeps its file as `STATUS:CANCELLED`
-///    and gets none if it has none; a restored one gets its file back. A
+///    and gets none if it has none, except a task removed on the phone
+///    (deleted under the calendar-removal id, by this machine or another):
+///    its file is removed, so vdirsyncer does not send it back; a restored
+///    one gets its file back. A
 ///    file whose ``FileStamp`` moved since this cycle looked at it (a client
 ///    wrote it meanwhile) is not written over: the next cycle reads it first.
 ///
