@@ -107,7 +107,7 @@ import Testing
             do { try Self.run(&rng, seed: seed) } catch { Issue.record("seed \(seed): \(error)") }
             return
         }
-        let cases = Int(environment["NEXTUP_TWO_MACHINE_CASES"] ?? "") ?? 3
+        let cases = Int(environment["NEXTUP_TWO_MACHINE_CASES"] ?? "") ?? 2
         await propertyCheck(count: cases, input: Gen.int(in: 0...Int.max)) { seed in
             var rng = SeededRandom(seed: UInt64(seed))
             do { try Self.run(&rng, seed: UInt64(seed)) } catch { Issue.record("seed \(seed): \(error)") }
