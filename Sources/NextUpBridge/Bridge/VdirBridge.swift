@@ -370,10 +370,12 @@ struct BridgeCycle {
         }
         if let task, let calendarTime {
             // Values the task took from the calendar earlier that the file no longer holds.
+            // (A client that dropped the X- properties said nothing about them.)
+            let filled = rememberedView.map { view.filling(from: $0) } ?? view
             let named = Set(fields.map(\.0))
             for (field, version) in task.versions.sorted(by: { $0.key < $1.key })
             where version.replica == .calendar && version.timestamp.millis < calendarTime && !named.contains(field) {
-                guard var value = view.fieldValue(field), value != VTodoView.comparable(task, field) else { continue }
+                guard var value = filled.fieldValue(field), value != VTodoView.comparable(task, field) else { continue }
                 if field == .done, value == .int(0) { value = .int(now) }
                 fields.append((field, value))
             }
