@@ -36,7 +36,7 @@ test: deps
 ## test-more: the same, with many more random sync schedules.
 test-more: deps
 	$(SWIFT) build --build-tests
-	NEXTUP_BIN=$(CURDIR)/$(BIN_DEBUG) NEXTUP_SCHEDULES=5000 $(SWIFT) test --skip-build
+	NEXTUP_BIN=$(CURDIR)/$(BIN_DEBUG) NEXTUP_SCHEDULES=5000 NEXTUP_TWO_MACHINE_CASES=100 $(SWIFT) test --skip-build
 
 ## test-syncthing: nextup over real Syncthing (Debian's), end to end: two then
 ## three Syncthing instances on 127.0.0.1, a nextup replica with `sync --watch`

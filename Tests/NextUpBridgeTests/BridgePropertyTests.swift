@@ -118,6 +118,7 @@ import Testing
         }
         let ids = model.keys.sorted()
         var history: [String] = []
+        var phoneEdits: Int64 = 0
         for _ in 0..<24 {
             let id = pick(ids, &rng)
             switch rng.next() % 8 {
@@ -149,7 +150,9 @@ import Testing
                 let newer = rng.chance(0.5)
                 phoneNewer[id] = newer
                 props.removeAll { $0.name == "LAST-MODIFIED" }
-                props.append(ICalProperty(name: "LAST-MODIFIED", value: newer ? ICalDate.formatUTC(millis: Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000) : "20000101T000000Z"))
+                // Each later edit stamped a second after the one before, as a phone's clock does.
+                phoneEdits += 1
+                props.append(ICalProperty(name: "LAST-MODIFIED", value: newer ? ICalDate.formatUTC(millis: Int64(Date().timeIntervalSince1970 * 1000) + 86_400_000 + phoneEdits * 1_000) : "20000101T000000Z"))
                 props.shuffle(using: &rng)
                 calendar.components[index].properties = props
                 try Data(reshape(calendar, &rng).utf8).write(to: url)

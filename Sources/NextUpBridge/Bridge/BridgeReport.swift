@@ -12,6 +12,8 @@ public struct BridgeReport: Sendable, Equatable {
     public var kept = 0
     /// Files written (new or rewritten).
     public var written = 0
+    /// Files removed: tasks removed on the phone that this vdir still held.
+    public var removed = 0
     /// Files left alone, each with its reason (one line).
     public var skipped: [String] = []
     /// Other things worth saying (an empty folder, a change retried).
@@ -24,7 +26,8 @@ public struct BridgeReport: Sendable, Equatable {
 
     /// One summary line, then the skipped files and the notices.
     public var lines: [String] {
-        var out = ["vdir: \(created) created, \(updated) updated, \(deleted) deleted, \(written) file\(written == 1 ? "" : "s") written"]
+        var out = ["vdir: \(created) created, \(updated) updated, \(deleted) deleted, \(written) file\(written == 1 ? "" : "s") written"
+                   + (removed > 0 ? ", \(removed) removed" : "")]
         out += skipped.map { "skipped \($0)" }
         out += notices
         return out

@@ -16,8 +16,10 @@ extension VdirBridge {
         }
         let item = try uid.flatMap { uid in try vdirKey(create: false).flatMap { try store.bridgeItems(vdir: $0)[uid] } }
         var times: [String: Int64] = [:]
+        var fromCalendar: Set<String> = []
         if let uid, let task = try store.task(TaskID.forVTodoUID(uid)) {
             func time(_ fields: [TaskField]) -> Int64? { fields.compactMap { task.versions[$0]?.timestamp.millis }.max() }
+            func calendars(_ fields: [TaskField]) -> Bool { fields.compactMap { task.versions[$0] }.max()?.replica == .calendar }
             let tagFields = task.versions.keys.filter { $0.tagName != nil }
             let map: [String: [TaskField]] = [
                 "SUMMARY": [.title], "DESCRIPTION": [.notes], "PRIORITY": [.importance], "DUE": [.due],
@@ -25,8 +27,12 @@ extension VdirBridge {
                 "CATEGORIES": [.category] + tagFields, "X-NEXTUP-URGENCY": [.urgency], "X-NEXTUP-DURATION": [.duration],
                 "X-NEXTUP-CATEGORY": [.category], "X-NEXTUP-NEXT-UP": [.nextUp],
             ]
-            for (name, fields) in map { times[name] = time(fields) }
+            for (name, fields) in map {
+                times[name] = time(fields)
+                if calendars(fields) { fromCalendar.insert(name) }
+            }
         }
-        return try VdirMerge(base: item?.base, written: item?.written ?? [], nextupTimes: times, zone: zone).merge(a, b)
+        return try VdirMerge(base: item?.base, written: item?.written ?? [], nextupTimes: times, fromCalendar: fromCalendar,
+                             zone: zone).merge(a, b)
     }
 }

@@ -17,15 +17,18 @@ import Synchronization
 ///    ``NextUpStore/TaskStore/bridgeWrite(_:set:creating:expecting:vdir:memory:)``
 ///    with the versions the bridge read (a concurrent edit makes it look
 ///    again next cycle, never overwrite) and the new memory in the same
-///    transaction. A property changed on both sides goes to the newer
-///    change (the file's `LAST-MODIFIED`, a floating one read as local
-///    time, against the version of nextup's value). A VTODO made elsewhere
+///    transaction. The calendar is a replica of its own: a phone change is
+///    merged under (the file's `LAST-MODIFIED`, else `DTSTAMP`, a floating
+///    one read as local time; ``NextUpCore/ReplicaID/calendar``), so every
+///    machine that takes it writes the same version, and a property changed
+///    on both sides goes to the newer change (``take``). A VTODO made elsewhere
 ///    becomes a task whose id derives from its `UID`
 ///    (``NextUpCore/TaskID/forVTodoUID(_:)``), `external_id` the `UID`. A
 ///    file the bridge never saw, for a task the store already has, is
 ///    diffed against the task, each property by the same newer-change rule.
 /// 2. **Vanished.** A file the bridge had seen and that is gone soft-deletes
-///    its task (restorable; it syncs like any delete). An empty vdir that
+///    its task (restorable; it syncs like any delete), under
+///    ``NextUpCore/ReplicaID/calendarRemoval``. An empty vdir that
 ///    held files (an unmounted disk, a vdirsyncer reset) is reported and the
 ///    cycle stops there; when more than ``massDeletionFiles`` files and more
 ///    than a fifth of the known ones vanish in one cycle, nothing is deleted
@@ -35,7 +38,10 @@ import Synchronization
 ///    nextup value differs patched in (``ICalComponent/patched(_:for:zone:)``),
 ///    so a phone item nextup never changed is never rewritten; a new task
 ///    gets `<uid>.ics`; a deleted task keeps its file as `STATUS:CANCELLED`
-///    and gets none if it has none; a restored one gets its file back. A
+///    and gets none if it has none, except a task removed on the phone
+///    (deleted under the calendar-removal id, by this machine or another):
+///    its file is removed, so vdirsyncer does not send it back; a restored
+///    one gets its file back. A
 ///    file whose ``FileStamp`` moved since this cycle looked at it (a client
 ///    wrote it meanwhile) is not written over: the next cycle reads it first.
 ///
@@ -283,12 +289,18 @@ struct BridgeCycle {
             }
             let todo = calendar.components[master]
             let view = try VTodoView(vtodo: todo, zone: zone)
-            let lastModified = todo.property("LAST-MODIFIED").flatMap {
-                ICalDate.instant($0.value.trimmingCharacters(in: .whitespaces), zone: zone)
-            }
-            return .success((view, lastModified))
+            return .success((view, changedAt(todo, zone: zone)))
         } catch {
             return .failure(error)
+        }
+    }
+
+    /// When a VTODO was last changed (ms): its `LAST-MODIFIED`, else its
+    /// `DTSTAMP` (RFC 5545: outside a scheduling message, the time the
+    /// object was last revised); a floating time in the person's zone.
+    static func changedAt(_ todo: ICalComponent, zone: LocalZone) -> Int64? {
+        (todo.property("LAST-MODIFIED") ?? todo.property("DTSTAMP")).flatMap {
+            ICalDate.instant($0.value.trimmingCharacters(in: .whitespaces), zone: zone)
         }
     }
 
@@ -310,44 +322,90 @@ struct BridgeCycle {
         return ICalDate.unknownZone(due)
     }
 
-    /// The view of the bytes the bridge last saw for `uid`, when known.
-    func rememberedView(_ uid: String) -> VTodoView? {
-        guard let bytes = items[uid]?.lastSeen, let roots = try? ICalComponent.parse(bytes),
-              let calendar = roots.first(where: { $0.name == "VCALENDAR" }), let master = calendar.masterVTodoIndex
-        else { return nil }
-        return try? VTodoView(vtodo: calendar.components[master], zone: bridge.zone)
+    /// The view of the bytes the bridge last saw for `uid`, and when they
+    /// say they were last changed, when known.
+    func remembered(_ uid: String) -> (view: VTodoView, changedAt: Int64?)? {
+        guard let bytes = items[uid]?.lastSeen, case .success(let read) = Self.item(bytes, zone: bridge.zone) else { return nil }
+        return read
     }
 
     /// Applies what the file changed since the bridge last saw it.
     ///
-    /// A property changed in the file *and* in nextup since the bridge last
-    /// saw the file is merged like an import: the file's value is taken only
-    /// when its `LAST-MODIFIED` is later than the version of nextup's value;
-    /// otherwise nextup's stays (and goes back to the file). A file the
-    /// bridge never saw, for a task it has, is compared with the task the
-    /// same way.
+    /// The calendar is a replica of its own (``NextUpCore/ReplicaID/calendar``):
+    /// the file is its state at `changedAt` (its `LAST-MODIFIED`, else
+    /// `DTSTAMP`). Invariants:
+    /// - A phone change is a field whose file value differs from the task's
+    ///   and either differs from the file as the bridge last saw it, or
+    ///   replaces a value the task took from the calendar at an earlier time
+    ///   (the phone changed it again: a reopen after another machine took
+    ///   the completion). A field the file did not change is never taken,
+    ///   whatever its time: `LAST-MODIFIED` covers the whole item.
+    /// - A phone change is merged under (`changedAt`, calendar): every
+    ///   machine that takes it writes the same value under the same version
+    ///   (idempotent, in any order), a nextup edit made after it wins by the
+    ///   ordinary merge, and it wins over every edit made before it.
+    /// - Without a usable time — none, beyond the sane future, or not later
+    ///   than the time of the file as last seen (a client that does not move
+    ///   it) — a phone change is a local edit now, unless nextup changed the
+    ///   field since the bridge last saw the file (then nextup's stays).
+    /// - A file the bridge never saw, for a task it has, is compared with the
+    ///   task: each differing field is a phone change.
     mutating func take(_ view: VTodoView, file: String, bytes: [UInt8], hash: String, lastModified: Int64?, stamp: FileStamp?) {
         let uid = view.uid
         let id = TaskID.forVTodoUID(uid)
         let task = tasks[id]
         let previous = items[uid]
-        let remembered = task == nil ? nil : rememberedView(uid)
-        let base = remembered ?? task.map(VTodoView.init(task:))
-        var fields = view.changes(since: base, task: task, now: now)
+        let memory = task == nil ? nil : remembered(uid)
+        let rememberedView = memory?.view
+        let base = rememberedView ?? task.map(VTodoView.init(task:))
+        var calendarTime: Int64?
+        if let lastModified, !HybridClock.isBeyondSaneFuture(HybridTimestamp(millis: lastModified), now: now),
+           memory == nil || lastModified > memory?.changedAt ?? .min {
+            calendarTime = lastModified
+        }
+        var fields = view.changes(since: base, task: task, now: calendarTime ?? now)
         if task == nil, TaskID(uid)?.rawValue != uid {
             fields.append((.source, .string(TaskID.vtodoSource)))
             fields.append((.externalID, .string(uid)))
         }
+        if let task, let calendarTime {
+            // Values the task took from the calendar earlier that the file no longer holds.
+            // (A client that dropped the X- properties said nothing about them.)
+            let filled = rememberedView.map { view.filling(from: $0) } ?? view
+            let named = Set(fields.map(\.0))
+            for (field, version) in task.versions.sorted(by: { $0.key < $1.key })
+            where version.replica == .calendar && version.timestamp.millis < calendarTime && !named.contains(field) {
+                guard var value = filled.fieldValue(field), value != VTodoView.comparable(task, field) else { continue }
+                if field == .done, value == .int(0) { value = .int(now) }
+                fields.append((field, value))
+            }
+        }
         if let task { fields = fields.filter { task.value(of: $0.0) != $0.1 } }
-        if let task, let base {
+        var versions: [TaskField: Version] = [:]
+        if let calendarTime {
+            let version = Version(timestamp: HybridTimestamp(millis: calendarTime), replica: .calendar)
             var kept: [String] = []
             fields = fields.filter { field, _ in
-                guard let seen = base.fieldValue(field), VTodoView.comparable(task, field) != seen || remembered == nil else { return true }
+                if let task, let held = task.versions[field], held >= version {
+                    kept.append(field.rawValue)
+                    return false
+                }
+                versions[field] = version
+                return true
+            }
+            if !kept.isEmpty, rememberedView != nil {
+                report.kept += 1
+                report.notices.append("\(Sanitizer.visible(file)): kept nextup's newer \(kept.joined(separator: ", ")) (changed on both sides)")
+            }
+        } else if let task, let base {
+            var kept: [String] = []
+            fields = fields.filter { field, _ in
+                guard let seen = base.fieldValue(field), VTodoView.comparable(task, field) != seen || rememberedView == nil else { return true }
                 if let lastModified, lastModified > task.versions[field]?.timestamp.millis ?? 0 { return true }
                 kept.append(field.rawValue)
                 return false
             }
-            if !kept.isEmpty, remembered != nil {
+            if !kept.isEmpty, rememberedView != nil {
                 report.kept += 1
                 report.notices.append("\(Sanitizer.visible(file)): kept nextup's newer \(kept.joined(separator: ", ")) (changed on both sides)")
             }
@@ -357,8 +415,8 @@ struct BridgeCycle {
         items[uid] = BridgeItem(uid: uid, file: file, hash: hash, stamp: stamp?.stored, base: bytes)
         guard !fields.isEmpty else { return }
         do {
-            let result = try store.bridgeWrite(id, set: fields, creating: task == nil, expecting: expecting, vdir: vdir,
-                                               memory: [uid: items[uid]])
+            let result = try store.bridgeWrite(id, set: fields, versions: versions, creating: task == nil, expecting: expecting,
+                                               vdir: vdir, memory: [uid: items[uid]])
             stored[uid] = items[uid]
             tasks[id] = result.task
             if task == nil { report.created += 1 } else if result.isChange { report.updated += 1 }
@@ -397,8 +455,13 @@ struct BridgeCycle {
             }
             items[uid] = gone
             let seen: [TaskField: Version?] = [.deleted: task.versions[.deleted]]
+            // The calendar's removal, noticed now (a vdir keeps no time of it).
+            var at = HybridTimestamp(millis: now)
+            if let held = task.versions[.deleted]?.timestamp, held >= at { at = held.successor }
+            let removal = Version(timestamp: at, replica: .calendarRemoval)
             do {
-                let result = try store.bridgeWrite(id, set: [(.deleted, .bool(true))], expecting: seen, vdir: vdir, memory: [uid: gone])
+                let result = try store.bridgeWrite(id, set: [(.deleted, .bool(true))], versions: [.deleted: removal], expecting: seen,
+                                                   vdir: vdir, memory: [uid: gone])
                 stored[uid] = gone
                 tasks[id] = result.task
                 report.deleted += 1
@@ -429,6 +492,12 @@ struct BridgeCycle {
             let remembered = items[uid]
             let present = fileOf[uid]
             if present == nil, task.deleted { continue }
+            if let present, task.deleted, task.versions[.deleted]?.replica == .calendarRemoval {
+                // Removed on the phone (another machine saw it go): removed
+                // here too, not written back as CANCELLED.
+                removeFile(present, uid: uid)
+                continue
+            }
             // Neither the task nor the file moved since the file said what the task says.
             if let present, let remembered, remembered.file == present, contents[uid] == nil,
                remembered.checked == task.modified.rawValue { continue }
@@ -479,6 +548,26 @@ struct BridgeCycle {
             item.checked = task.modified.rawValue
             items[uid] = item
         }
+    }
+
+    /// Removes the file of a task the phone removed, unless a client wrote
+    /// it since this cycle looked at it; the memory says it is gone.
+    mutating func removeFile(_ name: String, uid: String) {
+        if folder.stamp(name) != seenStamps[name] {
+            report.notices.append("\(Sanitizer.visible(name)) changed while the bridge ran: not removed; read again next cycle")
+            return
+        }
+        do {
+            try folder.remove(name)
+        } catch {
+            report.skipped.append("\(Sanitizer.visible(name)): \(Sanitizer.visible("\(error)"))")
+            return
+        }
+        report.removed += 1
+        var item = items[uid] ?? BridgeItem(uid: uid, file: name, hash: "")
+        item.gone = true
+        item.stamp = nil
+        items[uid] = item
     }
 
     /// `<uid>.ics` when the `UID` makes a safe file name, else `<id>.ics`.

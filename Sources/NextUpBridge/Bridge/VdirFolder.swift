@@ -84,4 +84,11 @@ public struct VdirFolder: Sendable {
             throw BridgeError.unreadable(url.path, "cannot write \(name): \(why)")
         }
     }
+
+    /// Removes `name` (a task the phone removed, still in this vdir).
+    public func remove(_ name: String) throws {
+        guard unlink(url.appendingPathComponent(name).path) == 0 || errno == ENOENT else {
+            throw BridgeError.unreadable(url.path, "cannot remove \(name): \(String(cString: strerror(errno)))")
+        }
+    }
 }

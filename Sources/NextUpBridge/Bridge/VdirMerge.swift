@@ -22,7 +22,10 @@ import NextUpCore
 ///   changed it, and the newer change wins: `b`'s `LAST-MODIFIED` against the time nextup
 ///   last changed what the property carries (``nextupTimes``; a property
 ///   nextup never wrote is `b`'s), `b` on a tie. (So a phone that sets a
-///   property back to a value a remembered version held reads as no change.)
+///   property back to a value a remembered version held reads as no change,
+///   except where nextup's value is the calendar's own, taken from a file
+///   older than `b` (``fromCalendar``): the phone changed it again since —
+///   a reopen after another machine took the completion — and `b`'s wins.)
 /// - `LAST-MODIFIED` and `DTSTAMP` take the later, `SEQUENCE` the larger
 ///   value; an `X-NEXTUP-…` property one side lacks is the other side's (a
 ///   client that drops them says nothing about them).
@@ -35,12 +38,18 @@ public struct VdirMerge: Sendable {
     /// The time (ms) nextup last changed what a property carries, by
     /// property name (`SUMMARY`, `CATEGORIES`, …), when the store knows it.
     public let nextupTimes: [String: Int64]
+    /// The properties whose nextup value is the calendar's own (its newest
+    /// version is ``NextUpCore/ReplicaID/calendar``'s), taken from a file
+    /// stamped at its ``nextupTimes`` time.
+    public let fromCalendar: Set<String>
     public let zone: LocalZone
 
-    public init(base: [UInt8]?, written: [[UInt8]], nextupTimes: [String: Int64] = [:], zone: LocalZone = .system) {
+    public init(base: [UInt8]?, written: [[UInt8]], nextupTimes: [String: Int64] = [:], fromCalendar: Set<String> = [],
+                zone: LocalZone = .system) {
         self.base = base
         self.written = written
         self.nextupTimes = nextupTimes
+        self.fromCalendar = fromCalendar
         self.zone = zone
     }
 
@@ -113,7 +122,7 @@ public struct VdirMerge: Sendable {
             }
             chosen[name] = pick(pa, pb, la: la, lb: lb, baseLines: base.map { $0.properties(name).map(\.contentLine) },
                                 oldsB: known.map { $0.properties(name).map(\.contentLine) },
-                                timeA: nextupTimes[name], timeB: timeB)
+                                timeA: nextupTimes[name], timeB: timeB, aFromCalendar: fromCalendar.contains(name))
         }
         var merged = ICalComponent(name: b.name)
         var placed = Set<String>()
@@ -129,8 +138,13 @@ public struct VdirMerge: Sendable {
 
     /// One property's lines: the side that changed it, or the newer change.
     func pick<T>(_ a: T, _ b: T, la: [String], lb: [String], baseLines: [String]?, oldsB: [[String]],
-                 timeA: Int64?, timeB: Int64?) -> T {
-        if oldsB.contains(lb) { return a }  // b holds what a known version held: unchanged on b's side
+                 timeA: Int64?, timeB: Int64?, aFromCalendar: Bool = false) -> T {
+        if oldsB.contains(lb) {
+            // b holds what a known version held: unchanged on b's side, unless
+            // a's value is the calendar's from before b and b no longer holds it.
+            if aFromCalendar, la != lb, let timeA, let timeB, timeB > timeA { return b }
+            return a
+        }
         // a holds what the base held and the bridge wrote nothing else since: unchanged on a's side
         if let baseLines, la == baseLines, oldsB.allSatisfy({ $0 == baseLines }) { return b }
         return (timeA ?? .min) > (timeB ?? .min) ? a : b

@@ -21,7 +21,7 @@ struct BridgeWatch {
             cycles.async {
                 do {
                     let report = try bridge.cycle()
-                    if report.changedStore || report.written > 0 || !report.skipped.isEmpty || !report.notices.isEmpty {
+                    if report.changedStore || report.written > 0 || report.removed > 0 || !report.skipped.isEmpty || !report.notices.isEmpty {
                         let time = LocalTime.clock(atMillis: LocalTime.nowMillis)
                         report.lines.enumerated().forEach { print($0.offset == 0 ? "\(time) \($0.element)" : $0.element) }
                     }

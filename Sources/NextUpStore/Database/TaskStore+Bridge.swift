@@ -50,15 +50,21 @@ extension TaskStore {
     /// so the bridge looks again next cycle. A task that appeared meanwhile
     /// when `creating` fails the same way (the bridge expected no versions).
     ///
+    /// A field named in `versions` is not a local edit: its value is merged
+    /// under that version (a phone's change, versioned as the calendar's,
+    /// the same on every machine that takes it), so it holds only when that
+    /// version is newer than the field's; it is published like a local
+    /// change, version unchanged.
+    ///
     /// - Throws: ``StoreError/unknownTask(_:)`` when the task is absent and
     ///   `creating` is false; ``StaleWrite``; ``TaskInputError`` for a value a
     ///   field does not accept.
-    public func bridgeWrite(_ id: TaskID, set fields: [(TaskField, FieldValue)], creating: Bool = false,
-                            expecting: [TaskField: Version?] = [:], vdir: String = "",
+    public func bridgeWrite(_ id: TaskID, set fields: [(TaskField, FieldValue)], versions: [TaskField: Version] = [:],
+                            creating: Bool = false, expecting: [TaskField: Version?] = [:], vdir: String = "",
                             memory: [String: BridgeItem?] = [:]) throws -> WriteResult {
         try writeSession { session in
             var task: TaskItem
-            var all = fields
+            var all = fields.filter { versions[$0.0] == nil }
             var seen = expecting
             if let existing = try TaskRow.fetchOne(session.db, id: id) {
                 task = existing
@@ -66,9 +72,21 @@ extension TaskStore {
                 guard creating else { throw StoreError.unknownTask(id.rawValue) }
                 task = TaskItem(id: id)
                 if !all.contains(where: { $0.0 == .created }) { all.append((.created, .int(session.now))) }
-                for (field, _) in all { seen[field] = .some(nil) }
+                for (field, _) in fields + all { seen[field] = .some(nil) }
             }
-            let changes = try session.write(all, to: &task, expecting: seen)
+            for (field, expected) in seen.sorted(by: { $0.key < $1.key }) where versions[field] != nil {
+                if let expected, task.versions[field] != expected {
+                    throw StaleWrite(task: task.id, field: field, current: task.value(of: field), version: task.versions[field])
+                }
+            }
+            for (field, value) in fields where versions[field] != nil && !field.accepts(value) {
+                throw TaskInputError("'\(Sanitizer.visible(value.description))' is not a valid \(field.rawValue)")
+            }
+            var changes = try session.write(all, to: &task, expecting: seen.filter { versions[$0.key] == nil })
+            let merged = fields.compactMap { field, value in
+                versions[field].map { FieldChange(task: id, field: field, value: value, version: $0) }
+            }
+            if !merged.isEmpty { changes += try session.merge(merged, into: &task) }
             try Self.saveBridgeItems(memory, vdir: vdir, session.db)
             return WriteResult(task: task, changes: changes)
         }

@@ -8,6 +8,7 @@ usage: phone.py URL COMMAND [ARGS]
   list                      every VTODO as JSON: uid, summary, due, priority, status, x (X- names)
   create UID SUMMARY        a new task
   complete UID              STATUS:COMPLETED + COMPLETED, X- properties dropped
+  reopen UID                STATUS:NEEDS-ACTION, COMPLETED and PERCENT-COMPLETE removed, X- properties dropped
   rename UID TITLE          a new SUMMARY, X- properties dropped
   delete UID                removes the task
   set UID NAME VALUE        NAME's lines replaced by NAME:VALUE and a new LAST-MODIFIED, every other line kept
@@ -86,6 +87,10 @@ def main():
         (uid,) = args
         rewrite(find(cal, uid), lambda todo: [l for l in todo if not l.upper().startswith(("STATUS", "COMPLETED", "LAST-MODIFIED"))]
                 + ["STATUS:COMPLETED", f"COMPLETED:{now}", f"LAST-MODIFIED:{now}"])
+    elif command == "reopen":
+        (uid,) = args
+        rewrite(find(cal, uid), lambda todo: [l for l in todo if not l.upper().startswith(("STATUS", "COMPLETED", "PERCENT-COMPLETE", "LAST-MODIFIED"))]
+                + ["STATUS:NEEDS-ACTION", f"LAST-MODIFIED:{now}"])
     elif command == "rename":
         uid, title = args
         rewrite(find(cal, uid), lambda todo: [l for l in todo if not l.upper().startswith(("SUMMARY", "LAST-MODIFIED"))]

@@ -1,0 +1,26 @@
+import NextUpCore
+
+extension ReplicaID {
+    /// The replica a phone's change is versioned under: the calendar itself
+    /// (DESIGN.md §5b). A change the bridge takes from a file carries
+    /// (the file's `LAST-MODIFIED`, this id), so two machines taking the same
+    /// phone edit write the same value under the same version. Name-based
+    /// (the same on every machine), and never a store's own id: no log is
+    /// ever written under it, so the sync's rules for a peer's log never
+    /// apply to it.
+    public static let calendar = nameBased("calendar")
+
+    /// The replica a phone's removal of an item is versioned under: a task
+    /// deleted because its file vanished from a vdir. Another machine whose
+    /// vdir still holds the file removes it too, instead of writing it back
+    /// as `STATUS:CANCELLED` (which vdirsyncer would upload, bringing the
+    /// task back to the phone).
+    public static let calendarRemoval = nameBased("calendar removal")
+
+    /// Whether changes under this id come from a calendar, not from a store.
+    public var isCalendar: Bool { self == .calendar || self == .calendarRemoval }
+
+    static func nameBased(_ name: String) -> ReplicaID {
+        ReplicaID(TaskID.forVTodoUID("nextup replica: " + name).rawValue)!
+    }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import NextUpCore
+import NextUpStore
+import NextUpTestSupport
+import PropertyBased
+import Synchronization
+import Testing
+@testable import NextUpBridge
+
+/// Two machines, one calendar (issue 32, item 4): machines A and B, each a
+/// real store, a real vdir and the real bridge, each with its own
+/// vdirsyncer (a fake with vdirsyncer's rules, calling the real
+/// `vdir-merge` on a conflict) to one in-memory calendar, and a peer
+/// folder between the stores (every task's versions merged both ways, then
+/// each machine's bridge, as a sync does). Random nextup edits on either machine, phone edits of the
+/// calendar (X- properties dropped or kept, `LAST-MODIFIED` moved on),
+/// vdirsyncer runs, bridge cycles and peer syncs in random order converge:
+/// both stores and the calendar say the same, and every property holds its
+/// newest edit, whichever machine saw a phone edit first — a phone edit
+/// dated, as the calendar can only tell, somewhere between when it was made
+/// and when a machine first read the item holding it.
+@Suite struct TwoMachineBridgePropertyTests {
+    /// One second per step: a phone's `LAST-MODIFIED` (whole seconds) is exact.
+    final class StepClock: PhysicalClock {
+        let value = Mutex<Int64>(1_800_000_000_000)
+        func nowMillis() -> Int64 { value.withLock { $0 } }
+        func step() { value.withLock { $0 += 1_000 } }
+    }
+
+    final class Machine {
+        let store: TaskStore
+        let vdir: URL
+        let bridge: VdirBridge
+        /// vdirsyncer's status: each item's fingerprint on both sides at its last run.
+        var status: [String: (local: String?, remote: String?)] = [:]
+
+        init(_ name: String, tmp: TemporaryFolder, clock: StepClock) throws {
+            vdir = tmp.path("\(name)-vdir")
+            try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+            store = try TaskStore.open(StoreLocation(folder: tmp.path("\(name)-store")), clock: clock)
+            bridge = VdirBridge(store: store, folder: vdir, zone: .fixed(0))
+        }
+
+        func files() throws -> [String: [UInt8]] {
+            var out: [String: [UInt8]] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: vdir.path) where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+                out[name] = [UInt8](try Data(contentsOf: vdir.appendingPathComponent(name)))
+            }
+            return out
+        }
+
+        func put(_ bytes: [UInt8]?, _ name: String) throws {
+            let url = vdir.appendingPathComponent(name)
+            if let bytes { try Data(bytes).write(to: url, options: .atomic) } else { try? FileManager.default.removeItem(at: url) }
+        }
+
+        /// One `vdirsyncer sync` of this vdir with `server`: a side changed
+        /// since the last run goes to the other; changed on both, the
+        /// conflict command (`nextup vdir-merge a b`) decides; a deletion
+        /// against a change keeps the change. Returns the items it read
+        /// from the server.
+        @discardableResult
+        func vdirsyncer(_ server: inout [String: [UInt8]]) throws -> Set<String> {
+            let local = try files()
+            var read: Set<String> = []
+            for name in Set(local.keys).union(server.keys).union(status.keys).sorted() {
+                let l = local[name], r = server[name], s = status[name]
+                let lChanged = l.map(SHA1.hex) != s?.local, rChanged = r.map(SHA1.hex) != s?.remote
+                if rChanged, r != nil { read.insert(name) }
+                var newL = l, newR = r
+                switch (lChanged, rChanged) {
+                case (false, false): break
+                case (true, false): newR = l
+                case (false, true): newL = r
+                case (true, true):
+                    if let l, let r, l != r {
+                        let merged = Array(try bridge.merge(l, r).utf8)
+                        newL = merged
+                        newR = merged
+                    } else if l == nil {
+                        newL = r
+                    } else if r == nil {
+                        newR = l
+                    }
+                }
+                if newL != l { try put(newL, name) }
+                server[name] = newR
+                status[name] = newL == nil && newR == nil ? nil : (newL.map(SHA1.hex), newR.map(SHA1.hex))
+            }
+            return read
+        }
+    }
+
+    static let fields: [TaskField] = [.title, .importance, .due, .done]
+
+    /// A field as the oracle compares it (done: whether done).
+    static func comparable(_ value: FieldValue?, _ field: TaskField) -> FieldValue {
+        guard let value else { return .null }
+        if field == .done { return .bool(value != .null) }
+        return value
+    }
+
+    @Test func phoneAndNextupEditsOnTwoMachinesConvergeToTheNewest() async {
+        let environment = ProcessInfo.processInfo.environment
+        if let seed = environment["NEXTUP_TWO_MACHINE_SEED"].flatMap(UInt64.init) {
+            var rng = SeededRandom(seed: seed)
+            do { try Self.run(&rng, seed: seed) } catch { Issue.record("seed \(seed): \(error)") }
+            return
+        }
+        let cases = Int(environment["NEXTUP_TWO_MACHINE_CASES"] ?? "") ?? 2
+        await propertyCheck(count: cases, input: Gen.int(in: 0...Int.max)) { seed in
+            var rng = SeededRandom(seed: UInt64(seed))
+            do { try Self.run(&rng, seed: UInt64(seed)) } catch { Issue.record("seed \(seed): \(error)") }
+        }
+    }
+
+    static func pick<T>(_ values: [T], _ rng: inout SeededRandom) -> T { values[Int(rng.next() % UInt64(values.count))] }
+
+    static func run(_ rng: inout SeededRandom, seed: UInt64) throws {
+        let tmp = TemporaryFolder()
+        let clock = StepClock()
+        let a = try Machine("a", tmp: tmp, clock: clock), b = try Machine("b", tmp: tmp, clock: clock)
+        let machines = [a, b]
+        var server: [String: [UInt8]] = [:]
+        var history: [String] = []
+        func peerSync() throws {
+            for (from, to) in [(a, b), (b, a)] {
+                let changes = try from.store.allTasks().flatMap { task in
+                    task.versions.map { FieldChange(task: task.id, field: $0.key, value: task.value(of: $0.key), version: $0.value) }
+                }
+                _ = try to.store.mergeRemote(changes)
+            }
+        }
+        func cycle(_ m: Machine) throws {
+            let report = try m.bridge.cycle(now: clock.nowMillis())
+            #expect(report.skipped.isEmpty, "\(report.skipped)")
+        }
+
+        // Three tasks made on A, on both machines and the calendar.
+        var ids: [TaskID] = []
+        for n in 0..<3 { ids.append(try a.store.add(TaskDraft(title: "task \(n)")).id) }
+        try cycle(a)
+        try a.vdirsyncer(&server)
+        try peerSync()
+        try b.vdirsyncer(&server)
+        try cycle(b)
+        clock.step()
+
+        // The oracle: every edit of each field, with the earliest and latest
+        // time it may count at. A nextup edit's time is exact; a phone
+        // edit's lies between when it was made and when a machine first
+        // read the calendar's item holding it (`LAST-MODIFIED` covers the
+        // whole item, and nothing tells which of the states in between held
+        // it): nil until then.
+        var edits: [TaskID: [TaskField: [(value: FieldValue, from: Int64, until: Int64?)]]] = [:]
+        for id in ids {
+            let task = try #require(try a.store.task(id))
+            edits[id] = Dictionary(uniqueKeysWithValues: fields.map { ($0, [(comparable(task.value(of: $0), $0), Int64(0), Int64?(0))]) })
+        }
+        func vdirsyncer(_ m: Machine) throws {
+            for name in try m.vdirsyncer(&server) {
+                guard let id = ids.first(where: { "\($0.rawValue).ics" == name }) else { continue }
+                for field in fields {
+                    edits[id]![field] = edits[id]![field]!.map { ($0.value, $0.from, $0.until ?? clock.nowMillis()) }
+                }
+            }
+        }
+        var serial = 0
+        func freshValue(_ field: TaskField, current: FieldValue) -> FieldValue {
+            serial += 1
+            switch field {
+            case .title: return .string("title \(serial)")
+            case .importance:
+                return pick([.null, .int(1), .int(2), .int(3)].filter { $0 != current }, &rng)
+            case .due: return .string(String(format: "2027-%02d-%02d", 1 + serial % 12, 1 + serial % 28))
+            default: return current == .null ? .int(clock.nowMillis()) : .null
+            }
+        }
+
+        for _ in 0..<28 {
+            clock.step()
+            let id = pick(ids, &rng)
+            switch rng.next() % 20 {
+            case 0..<6:
+                let m = pick(machines, &rng)
+                let field = pick(fields, &rng)
+                let current = try #require(try m.store.task(id)).value(of: field)
+                let value = freshValue(field, current: current)
+                _ = try m.store.edit(id, set: [(field, value)])
+                edits[id]![field]!.append((comparable(value, field), clock.nowMillis(), clock.nowMillis()))
+                history.append("\(m === a ? "A" : "B") \(id.short) \(field)=\(value)")
+            case 6..<11:
+                // The phone edits the calendar's copy: one property, LAST-MODIFIED now.
+                let name = "\(id.rawValue).ics"
+                guard let bytes = server[name] else { continue }
+                var calendar = try ICalComponent.parse(bytes)[0]
+                let index = calendar.components.firstIndex { $0.name == "VTODO" }!
+                var props = calendar.components[index].properties
+                let view = try VTodoView(vtodo: calendar.components[index], zone: .fixed(0))
+                let field = pick(fields, &rng)
+                let value = freshValue(field, current: view.fieldValue(field) ?? .null)
+                let stamp = ICalDate.formatUTC(millis: clock.nowMillis())
+                switch field {
+                case .title:
+                    props.removeAll { $0.name == "SUMMARY" }
+                    props.append(ICalProperty(name: "SUMMARY", text: value.stringValue!))
+                case .importance:
+                    props.removeAll { $0.name == "PRIORITY" }
+                    if let i = value.intValue { props.append(ICalProperty(name: "PRIORITY", value: ["9", "5", "1"][Int(i) - 1])) }
+                case .due:
+                    props.removeAll { $0.name == "DUE" }
+                    props.append(ICalProperty(name: "DUE", parameters: [ICalParameter(name: "VALUE", values: ["DATE"])],
+                                              value: value.stringValue!.replacingOccurrences(of: "-", with: "")))
+                default:
+                    props.removeAll { ["STATUS", "COMPLETED", "PERCENT-COMPLETE"].contains($0.name) }
+                    if value == .null {
+                        props.append(ICalProperty(name: "STATUS", value: "NEEDS-ACTION"))
+                    } else {
+                        props += [ICalProperty(name: "STATUS", value: "COMPLETED"), ICalProperty(name: "COMPLETED", value: stamp),
+                                  ICalProperty(name: "PERCENT-COMPLETE", value: "100")]
+                    }
+                }
+                if rng.chance(0.5) { props.removeAll { $0.name.hasPrefix("X-") } }
+                props.removeAll { $0.name == "LAST-MODIFIED" }
+                props.append(ICalProperty(name: "LAST-MODIFIED", value: stamp))
+                calendar.components[index].properties = props
+                server[name] = Array(calendar.serialized().utf8)
+                edits[id]![field]!.append((comparable(value, field), clock.nowMillis(), nil))
+                history.append("phone \(id.short) \(field)=\(value)")
+            case 11..<14:
+                let m = pick(machines, &rng)
+                try vdirsyncer(m)
+                history.append("vdirsyncer \(m === a ? "A" : "B")")
+            case 14..<18:
+                let m = pick(machines, &rng)
+                try cycle(m)
+                history.append("bridge \(m === a ? "A" : "B")")
+            default:
+                // A sync: the peer folder, then the bridge (the engine runs it after every cycle).
+                try peerSync()
+                for m in machines { try cycle(m) }
+                history.append("peer sync")
+            }
+        }
+
+        // Settle: every machine's vdirsyncer and bridge, and the peer folder, a few times.
+        for _ in 0..<5 {
+            for m in machines {
+                clock.step()
+                try vdirsyncer(m)
+                try cycle(m)
+                try vdirsyncer(m)
+            }
+            clock.step()
+            try peerSync()
+            for m in machines { try cycle(m) }
+        }
+        let story = "seed \(seed)\n" + history.joined(separator: "\n")
+        for id in ids {
+            let ta = try #require(try a.store.task(id)), tb = try #require(try b.store.task(id))
+            let bytes = try #require(server["\(id.rawValue).ics"])
+            let calendar = try ICalComponent.parse(bytes)[0]
+            let phone = try VTodoView(vtodo: calendar.components.first { $0.name == "VTODO" }!, zone: .fixed(0))
+            for field in fields {
+                // The newest: an edit no other is surely later than.
+                let all = edits[id]![field]!
+                let latestStart = all.map(\.from).max()!
+                let newest = Set(all.filter { ($0.until ?? .max) >= latestStart }.map(\.value))
+                let value = comparable(ta.value(of: field), field)
+                #expect(newest.contains(value), "A \(id.short) \(field): \(value) is not among the newest \(newest)\n\(story)")
+                #expect(comparable(tb.value(of: field), field) == value, "B \(id.short) \(field): \(tb.value(of: field)) ≠ A's \(value)\n\(story)")
+                #expect(comparable(phone.fieldValue(field), field) == value, "phone \(id.short) \(field): \(String(describing: phone.fieldValue(field))) ≠ A's \(value)\n\(story)")
+            }
+        }
+    }
+}
