@@ -1,0 +1,44 @@
+/// Which occurrence of which series a task is: the series' id (its first
+/// occurrence's task id) and the occurrence's number, 1 for the first.
+///
+/// Contract: the task id of occurrence *n* (``taskID``) is a function of the
+/// series id and *n* alone — the series id itself for the first, a
+/// name-based id (``TaskID/stable(from:)``) of both for the others — so two
+/// machines that complete occurrence *n* while apart both make occurrence
+/// *n+1* under one id, and the merge sees one task. Distinct series or
+/// numbers give distinct ids. The text form, `<series id>#<n>`, is what the
+/// `occurrence` register holds; the derivation never changes once released.
+public struct OccurrenceID: Hashable, Sendable, CustomStringConvertible {
+    public let series: TaskID
+    /// 1 for the series' first occurrence.
+    public let number: Int
+
+    public init(series: TaskID, number: Int) {
+        precondition(number >= 1, "occurrences are numbered from 1")
+        self.series = series
+        self.number = number
+    }
+
+    /// The first occurrence of a series started from the task `id`.
+    public static func first(of id: TaskID) -> OccurrenceID { OccurrenceID(series: id, number: 1) }
+
+    /// The id of this occurrence's task.
+    public var taskID: TaskID {
+        number == 1 ? series : TaskID.stable(from: "nextup-occurrence:\(series.rawValue):\(number)")
+    }
+
+    /// The next occurrence of the series.
+    public var next: OccurrenceID { OccurrenceID(series: series, number: number + 1) }
+
+    /// `<series id>#<n>`.
+    public var description: String { "\(series.rawValue)#\(number)" }
+
+    /// Reads ``description``'s form; nil for anything else.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "#", omittingEmptySubsequences: false)
+        guard parts.count == 2, let series = TaskID(String(parts[0])), series.rawValue == parts[0],
+              (1...9).contains(parts[1].count), parts[1].first != "0", parts[1].allSatisfy(\.isASCIIDigitChar),
+              let number = Int(parts[1]) else { return nil }
+        self.init(series: series, number: number)
+    }
+}
