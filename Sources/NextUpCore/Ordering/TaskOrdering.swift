@@ -74,9 +74,9 @@ public enum TaskOrdering {
     }
 
     /// The positions in `keys` in the Backlog order `sort`: the one
-    /// definition of the Backlog's orders. Every comparison ends in
-    /// ``createdBefore(_:_:)``'s tie-break (the older task, then the lower id),
-    /// but `created`'s own order, newest first.
+    /// definition of the Backlog's orders. Ties end in
+    /// ``createdBefore(_:_:)``'s order (the older task, then the lower id);
+    /// `.created` itself is newest first, then the lower id.
     public static func order(_ keys: [RankKey], by sort: BacklogSort, nowMillis: Int64) -> [Int] {
         func tie(_ i: Int, _ j: Int) -> Bool {
             keys[i].created != keys[j].created ? keys[i].created < keys[j].created : keys[i].id < keys[j].id
