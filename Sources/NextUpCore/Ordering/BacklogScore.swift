@@ -1,10 +1,7 @@
 /// The Backlog's ranking score, in the spirit of Taskwarrior's urgency
 /// (DESIGN.md §2). Higher ranks first. A pure function of the task and `now`.
 ///
-/// Every number of the formula is one of the constants below: the store's
-/// SQL form of the score (`ListSQL.score` in NextUpStore) is generated from
-/// them, term by term in the same order, so that both give identical doubles
-/// (a test compares the two orders on random tasks).
+/// Every number of the formula is one of the constants below.
 public enum BacklogScore {
     public static let dueCoefficient = 12.0
     public static let ageCoefficient = 2.0
@@ -48,9 +45,14 @@ public enum BacklogScore {
     }
 
     public static func score(_ task: TaskItem, nowMillis: Int64) -> Double {
-        importanceTerm(task.importance)
-            + (task.urgency == .urgent ? urgentTerm : 0.0)
-            + dueCoefficient * dueTerm(task.due, nowMillis: nowMillis)
-            + ageCoefficient * ageTerm(createdMillis: task.created, nowMillis: nowMillis)
+        score(RankKey(task), nowMillis: nowMillis)
+    }
+
+    /// The score of the task `key` was made from.
+    public static func score(_ key: RankKey, nowMillis: Int64) -> Double {
+        importanceTerm(key.importance)
+            + (key.urgency == .urgent ? urgentTerm : 0.0)
+            + dueCoefficient * dueTerm(key.due, nowMillis: nowMillis)
+            + ageCoefficient * ageTerm(createdMillis: key.created, nowMillis: nowMillis)
     }
 }

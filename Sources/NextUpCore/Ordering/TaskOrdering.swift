@@ -70,24 +70,31 @@ public enum TaskOrdering {
     public static func order(_ tasks: [TaskItem], by sort: BacklogSort, nowMillis: Int64,
                              where included: (TaskItem) -> Bool = { _ in true }) -> [Int] {
         let chosen = tasks.indices.filter { included(tasks[$0]) }
-        func tie(_ i: Int, _ j: Int) -> Bool { createdBefore(tasks[i], tasks[j]) }
-        let order: [Int]
+        return order(chosen.map { RankKey(tasks[$0]) }, by: sort, nowMillis: nowMillis).map { chosen[$0] }
+    }
+
+    /// The positions in `keys` in the Backlog order `sort`: the one
+    /// definition of the Backlog's orders. Ties end in
+    /// ``createdBefore(_:_:)``'s order (the older task, then the lower id);
+    /// `.created` itself is newest first, then the lower id.
+    public static func order(_ keys: [RankKey], by sort: BacklogSort, nowMillis: Int64) -> [Int] {
+        func tie(_ i: Int, _ j: Int) -> Bool {
+            keys[i].created != keys[j].created ? keys[i].created < keys[j].created : keys[i].id < keys[j].id
+        }
+        let all = Array(keys.indices)
         switch sort {
         case .score:
-            var scores = [Double](repeating: 0, count: tasks.count)
-            for i in chosen { scores[i] = BacklogScore.score(tasks[i], nowMillis: nowMillis) }
-            order = chosen.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : tie($0, $1) }
+            let scores = keys.map { BacklogScore.score($0, nowMillis: nowMillis) }
+            return all.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : tie($0, $1) }
         case .due:
-            order = chosen.sorted { setFirst(tasks[$0].due, tasks[$1].due) ?? tie($0, $1) }
+            return all.sorted { setFirst(keys[$0].due, keys[$1].due) ?? tie($0, $1) }
         case .duration:
-            order = chosen.sorted { setFirst(tasks[$0].duration, tasks[$1].duration) ?? tie($0, $1) }
+            return all.sorted { setFirst(keys[$0].duration, keys[$1].duration) ?? tie($0, $1) }
         case .created:
-            order = chosen.sorted {
-                let a = tasks[$0].created, b = tasks[$1].created
-                return a != b ? a > b : tasks[$0].id < tasks[$1].id
+            return all.sorted {
+                keys[$0].created != keys[$1].created ? keys[$0].created > keys[$1].created : keys[$0].id < keys[$1].id
             }
         }
-        return order
     }
 
     /// The tie-break of every order: the older task first (by `created`), then

@@ -1,11 +1,12 @@
 import GRDB
 import NextUpCore
 
-/// The list rules of NextUpCore (``TaskOrdering``, ``BacklogScore``,
-/// ``TaskItem/isTBD``, ``TextMatch``) in SQL, so that SQLite can filter and
-/// order 100,000 tasks on its covering index instead of Swift decoding every
-/// row. Nothing here is a rule of its own: each fragment is generated from
-/// Core's definition (its constants, its field list, its fold function) or is
+/// The list rules of NextUpCore (``TaskOrdering``'s Next Up order,
+/// ``TaskItem/isTBD``, ``TextMatch``) in SQL, so that SQLite can filter
+/// 100,000 tasks on its covering index instead of Swift decoding every row
+/// (the Backlog's ranking is Core's own, on the few columns it reads:
+/// `TaskStore.ranked`). Nothing here is a rule of its own: each fragment is
+/// generated from Core's definition (its field list, its fold function) or is
 /// the SQL spelling of a one-line Core rule named beside it, and
 /// `StoreListingTests` checks on random stores that every order and filter
 /// gives exactly Core's result.
@@ -43,39 +44,6 @@ enum ListSQL {
     /// ``TaskOrdering/nextUp(_:)``: by order key, then id (ids are canonical
     /// lowercase text, so text order is ``TaskID``'s order).
     static let nextUpOrder = "next_up, id"
-
-    /// `ORDER BY` terms for a backlog sort: ``TaskOrdering/sorted(_:by:nowMillis:)``,
-    /// ties by creation time, then id.
-    static func backlogOrder(_ sort: BacklogSort, nowMillis: Int64) -> String {
-        switch sort {
-        case .score: return "\(score(nowMillis: nowMillis)) DESC, created, id"
-        case .due: return "due IS NULL, due, created, id"
-        case .duration: return "duration IS NULL, duration, created, id"
-        case .created: return "created DESC, id"
-        }
-    }
-
-    /// ``BacklogScore/score(_:nowMillis:)`` as an SQL expression, built from
-    /// its constants, term by term in the same order, so the doubles come out
-    /// identical.
-    static func score(nowMillis: Int64) -> String {
-        typealias S = BacklogScore
-        func real(_ x: Double) -> String { x < 0 ? "(\(x))" : "\(x)" }
-        let now = "\(nowMillis).0", day = real(S.dayMillis)
-        let importance = "(CASE importance "
-            + Importance.allCases.map { "WHEN \($0.rawValue) THEN \(real(S.importanceTerm($0))) " }.joined()
-            + "ELSE \(real(S.importanceTerm(nil))) END)"
-        let urgent = "(CASE WHEN urgency = '\(Urgency.urgent.rawValue)' THEN \(real(S.urgentTerm)) ELSE 0.0 END)"
-        // `due` is `YYYY-MM-DD`; its epoch day is ``DueDate/epochDay``.
-        let overdue = "((\(now) - (CAST(julianday(due) - 2440587.5 AS INTEGER) * \(day))) / \(day))"
-        let ramp = "(\(overdue) - \(real(S.dueRampStartDays))) * \(real(S.dueRise)) / (\(real(S.dueRampEndDays)) - \(real(S.dueRampStartDays))) + \(real(S.dueFloor))"
-        let dueTerm = """
-            (CASE WHEN due IS NULL THEN 0.0 WHEN \(overdue) >= \(real(S.dueRampEndDays)) THEN (\(real(S.dueFloor)) + \(real(S.dueRise))) \
-            WHEN \(overdue) >= \(real(S.dueRampStartDays)) THEN \(ramp) ELSE \(real(S.dueFloor)) END)
-            """
-        let age = "min(max(0.0, (\(nowMillis) - created) / \(day)) / \(real(S.ageFullDays)), 1.0)"
-        return "(\(importance) + \(urgent) + \(real(S.dueCoefficient)) * \(dueTerm) + \(real(S.ageCoefficient)) * \(age))"
-    }
 
     /// ``TextMatch/fold(_:)`` for SQL: `nextup_fold(x)`. Register it on the
     /// connection (``registerFold(_:)``) before using the fragments below.

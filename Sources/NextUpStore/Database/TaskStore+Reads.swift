@@ -84,8 +84,7 @@ extension TaskStore {
                           _ make: (TaskItem) throws -> T) throws -> [T] {
         let columns = "id, " + Self.tableFields.map { $0.spec!.column }.joined(separator: ", ")
         let now = nowMillis ?? clock.nowMillis()
-        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: [], nowMillis: now,
-                                      selecting: columns, scanned: true, rankedInSQL: false)
+        let (next, backlog) = queries(narrowing: narrowing, keepDone: [], selecting: columns, scanned: true)
         let kinds = Self.tableFields.map { ($0, $0.spec!.kind) }
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }

@@ -36,10 +36,12 @@ extension TaskStore {
         keepDone: Set<TaskID> = [],
         nowMillis: Int64
     ) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis, selecting: "id")
+        let (next, backlog) = queries(narrowing: narrowing, keepDone: keepDone, selecting: Self.rankColumns)
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
-            return (try Self.ids(db, next.0, next.1), try Self.ids(db, backlog.0, backlog.1))
+            var found: [TaskID] = []
+            let order = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: nowMillis) { _, id in found.append(id) }
+            return (try Self.ids(db, next.0, next.1), order.map { found[$0] })
         }
     }
 
@@ -70,34 +72,45 @@ extension TaskStore {
         keepDone: Set<TaskID> = [],
         nowMillis: Int64
     ) throws -> (nextUp: [FoldedTask], backlog: [FoldedTask]) {
-        let (next, backlog) = queries(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis,
-                                      selecting: "id, title_fold, category")
+        let (next, backlog) = queries(narrowing: narrowing, keepDone: keepDone, selecting: Self.rankColumns + ", title_fold, category")
+        let after = 1 + Self.rankFields.count
         return try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
-            return (try Self.folded(db, next.0, next.1), try Self.folded(db, backlog.0, backlog.1))
+            var found: [FoldedTask] = []
+            let order = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: nowMillis) { row, id in
+                found.append(FoldedTask(id: id, foldedTitle: row[after] ?? "", category: row[after + 1]))
+            }
+            return (try Self.folded(db, next.0, next.1, at: after), order.map { found[$0] })
         }
     }
 
     /// What ``TaskOrdering``'s Backlog orders read of a task.
     static let rankFields: [TaskField] = [.urgency, .importance, .duration, .due, .created]
 
+    /// `id` and the columns of ``rankFields``: what ``ranked(_:_:_:sort:nowMillis:_:)`` reads first.
+    static let rankColumns = "id, " + rankFields.map { $0.spec!.column }.joined(separator: ", ")
+
     /// The order in the Backlog for `sort` of the rows of `sql` (unordered;
-    /// `id`, then the columns of ``rankFields``, then any others), as
-    /// positions in the order they were read: Core's
-    /// ``TaskOrdering/order(_:by:nowMillis:where:)`` on tasks that hold only
-    /// those fields, which it reads alone. `each` sees every row, with its id.
+    /// ``rankColumns``, then any others), as positions in the order they were
+    /// read: Core's ``TaskOrdering/order(_:by:nowMillis:)`` on each row's
+    /// ``RankKey``, so that SQLite never sorts the Backlog's rows.
+    /// `each` sees every row, with its id.
     static func ranked(_ db: Database, _ sql: String, _ arguments: StatementArguments, sort: BacklogSort, nowMillis: Int64,
                        _ each: (Row, TaskID) throws -> Void) throws -> [Int] {
-        let kinds = rankFields.map { ($0, $0.spec!.kind) }
-        var tasks: [TaskItem] = []
+        var keys: [RankKey] = []
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
             guard let id = (row[0] as String?).flatMap(TaskID.init) else { continue }
-            tasks.append(TaskItem(id: id))
-            restore(kinds, of: &tasks[tasks.count - 1], from: row, at: 1)
+            // The columns of `rankFields`, in order, read as the field table reads them.
+            keys.append(RankKey(
+                id: id, created: row[5] ?? 0,
+                urgency: (row[1] as String?).flatMap(Urgency.init(rawValue:)),
+                importance: (row[2] as Int?).flatMap(Importance.init(rawValue:)),
+                duration: (row[3] as Int?).flatMap { try? TaskDuration(minutes: $0) },
+                due: (row[4] as String?).flatMap { try? DueDate.parse($0) }))
             try each(row, id)
         }
-        return TaskOrdering.order(tasks, by: sort, nowMillis: nowMillis)
+        return TaskOrdering.order(keys, by: sort, nowMillis: nowMillis)
     }
 
     /// Sets `fields` of `task` from the columns of `row` from `offset` on
@@ -116,14 +129,12 @@ extension TaskStore {
     }
 
     /// The two lists' queries (Next Up, Backlog), selecting `selected`
-    /// (columns of the `task` table). With `scanned`, open tasks are read by
-    /// a scan of the table (``ListSQL/openScanned``), for columns the
-    /// covering index does not hold.
-    /// With `rankedInSQL` false, the Backlog's query is not ordered (its
-    /// caller ranks it).
+    /// (columns of the `task` table). Next Up is ordered by SQLite; the
+    /// Backlog is not (its caller ranks it, ``ranked(_:_:_:sort:nowMillis:_:)``).
+    /// With `scanned`, open tasks are read by a scan of the table
+    /// (``ListSQL/openScanned``), for columns the covering index does not hold.
     func queries(
-        sort: BacklogSort, narrowing: ListNarrowing, keepDone: Set<TaskID>, nowMillis: Int64, selecting selected: String,
-        scanned: Bool = false, rankedInSQL: Bool = true
+        narrowing: ListNarrowing, keepDone: Set<TaskID>, selecting selected: String, scanned: Bool = false
     ) -> (next: (String, StatementArguments), backlog: (String, StatementArguments)) {
         var narrow = ""
         var narrowArguments: StatementArguments = []
@@ -159,17 +170,17 @@ extension TaskStore {
                 """, narrowArguments + keep + narrowArguments)
         }
         let next = query("next_up IS NOT NULL", order: ListSQL.nextUpOrder)
-        let backlog = query("next_up IS NULL", order: rankedInSQL ? ListSQL.backlogOrder(sort, nowMillis: nowMillis) : nil)
+        let backlog = query("next_up IS NULL", order: nil)
         return (next, backlog)
     }
 
-    /// Reads `id, title_fold, category` rows.
-    static func folded(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [FoldedTask] {
+    /// Reads rows of `id`, then `title_fold` and `category` at `offset`.
+    static func folded(_ db: Database, _ sql: String, _ arguments: StatementArguments, at offset: Int) throws -> [FoldedTask] {
         var out: [FoldedTask] = []
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
             guard let id = TaskID(row[0] as String) else { continue }
-            out.append(FoldedTask(id: id, foldedTitle: row[1] ?? "", category: row[2]))
+            out.append(FoldedTask(id: id, foldedTitle: row[offset] ?? "", category: row[offset + 1]))
         }
         return out
     }
