@@ -45,7 +45,9 @@ public enum TerminalWidth {
     }
 
     /// A UTF-8 character-type locale for `wcwidth`, made once: `C.UTF-8`,
-    /// else the person's own.
+    /// else the person's own. `nonisolated(unsafe)` because `locale_t` is a
+    /// C pointer Swift cannot call `Sendable`; it is made once and only read
+    /// (`uselocale` sets it for the calling thread alone).
     nonisolated(unsafe) static let utf8Locale: locale_t? =
         newlocale(LC_CTYPE_MASK, "C.UTF-8", nil) ?? newlocale(LC_CTYPE_MASK, "", nil)
 
