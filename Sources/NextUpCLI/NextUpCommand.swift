@@ -12,7 +12,7 @@ public struct NextUpCommand: ParsableCommand {
         version: NextUpVersion.string,
         subcommands: [
             AddCommand.self, ListCommand.self, NextCommand.self, ShowCommand.self, EditCommand.self,
-            DoneCommand.self, UndoneCommand.self, DeleteCommand.self, RestoreCommand.self, UndoCommand.self,
+            DoneCommand.self, SkipCommand.self, StopCommand.self, UndoneCommand.self, DeleteCommand.self, RestoreCommand.self, UndoCommand.self,
             CountCommand.self, ExportCommand.self, ImportCommand.self, DoctorCommand.self, SyncCommand.self,
             RecoverCommand.self,
             VdirMergeCommand.self,

@@ -35,7 +35,11 @@ struct AddCommand: ParsableCommand {
     func run() throws {
         var draft = try TaskDraft(title: title.joined(separator: " "))
         let literal = try notesFile.map { ["notes": try FieldOptions.notesFile($0)] } ?? [:]
-        for (field, value) in try FieldOptions.values(given, literal: literal) where value != .null { draft.values[field] = value }
+        let today = FieldOptions.localToday()
+        let values = try FieldOptions.values(given, literal: literal, today: today)
+        for (field, value) in values where value != .null { draft.values[field] = value }
+        // A series started without a due date begins on the rule's first date.
+        if let first = RecurrenceStep.firstDue(values, on: nil, today: today) { draft.due = first }
         draft.tags = try FieldOptions.tags(tags)
         draft.nextUp = next
         let context = try CommandContext.open(global, creating: true)

@@ -49,7 +49,10 @@ struct EditCommand: ParsableCommand {
 
     /// The field values asked for, validated, in field-table order, then the tags.
     func requestedFields(current: TaskItem? = nil, notesFromFile: String? = nil) throws -> [(TaskField, FieldValue)] {
-        var f = try FieldOptions.values(given, literal: notesFromFile.map { ["notes": $0] } ?? [:])
+        let today = FieldOptions.localToday()
+        var f = try FieldOptions.values(given, literal: notesFromFile.map { ["notes": $0] } ?? [:], today: today, due: current?.due)
+        // A series started on a task without a due date begins on the rule's first date.
+        if let current, let first = RecurrenceStep.firstDue(f, on: current, today: today) { f.append((.due, .string(first.description))) }
         let added = try FieldOptions.tags(tags), removed = try FieldOptions.tags(untags)
         for name in added { f.append((.tag(current?.tags.first { TextMatch.same($0, name) } ?? name), .bool(true))) }
         for name in removed {
@@ -61,12 +64,20 @@ struct EditCommand: ParsableCommand {
 
     func run() throws {
         let fromFile = try notesFile.map(FieldOptions.notesFile)
-        guard try !requestedFields(notesFromFile: fromFile).isEmpty || next != nil || before != nil || after != nil else {
-            throw CLIError("edit: say what to change (--title, --urgency, --importance, --duration, --category, --due, --notes, --notes-file, --tag/--untag, --next/--no-next, --before/--after)")
+        guard !given.isEmpty || fromFile != nil || !tags.isEmpty || !untags.isEmpty || next != nil || before != nil || after != nil else {
+            throw CLIError("edit: say what to change (--title, --urgency, --importance, --duration, --category, --due, --recur, --defer, --notes, --notes-file, --tag/--untag, --next/--no-next, --before/--after)")
         }
         let context = try CommandContext.open(global)
-        let task = try context.store.resolve(id)
-        let fields = try requestedFields(current: task, notesFromFile: fromFile)
+        var task = try context.store.resolve(id)
+        var fields = try requestedFields(current: task, notesFromFile: fromFile)
+        // `--recur none` on an occurrence stops its series (as `nextup stop`).
+        if fields.contains(where: { $0.0 == .recur && $0.1 == .null }), task.isRecurring, task.occurrence != nil {
+            task = try context.store.stopSeries(task.id).task
+            context.didChangeTasks()
+            print("stopped the series of \(task.id.short) \(Sanitizer.visible(task.title)): it stays as a task of its own")
+            fields.removeAll { $0.0 == .recur }
+            if fields.isEmpty && next == nil && before == nil && after == nil { return }
+        }
         var place: NextUpPlace?
         if let before { place = .before(try context.store.resolve(before).id) }
         if let after { place = .after(try context.store.resolve(after).id) }

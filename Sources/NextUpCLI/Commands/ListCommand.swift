@@ -11,9 +11,10 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Done tasks.") var done = false
     @Flag(help: "Deleted tasks.") var deleted = false
     @Flag(help: "Open tasks with an unset urgency, importance, duration or category.") var tbd = false
+    @Flag(help: "Deferred tasks: open ones whose defer date is still to come (in neither list until then).") var later = false
     @Option(help: "Only tasks in this category.") var category: String?
     @Option(help: "Only tasks with this tag.") var tag: String?
-    @Option(help: ArgumentHelp("Narrow as the TUI's filter does: words of the title, cat:NAME, tag:NAME, due:today|week|overdue, is:urgent|tbd|next.",
+    @Option(help: ArgumentHelp("Narrow as the TUI's filter does: words of the title, cat:NAME, tag:NAME, due:today|week|overdue, is:urgent|tbd|next|recurring|later.",
                                valueName: "EXPR")) var filter: String?
     @Option(help: "Order the Backlog (or, with --all/--done/--deleted, every task) by score, due, duration or created.")
     var sort: BacklogSort?
@@ -21,8 +22,8 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func validate() throws {
-        if [all, done, deleted, tbd].filter({ $0 }).count > 1 {
-            throw ValidationError("choose one of --all, --done, --deleted, --tbd")
+        if [all, done, deleted, tbd, later].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one of --all, --done, --deleted, --tbd, --later")
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
         if let filter {
@@ -38,8 +39,10 @@ struct ListCommand: ParsableCommand {
         }
         // The table shows no versions; JSON's `modified` is the newest of them.
         var tasks = try context.store.tasks(TaskFilter(scope: scope, category: category, tag: try tag.map(TaskText.tag), versions: json ? .newest : .none))
-        if let filter {
-            let narrowing = try ListFilter.parse(filter)
+        // The open lists leave deferred tasks out (or, with --later, show only them).
+        if filter != nil || later || scope == .open || scope == .tbd {
+            var narrowing = try filter.map(ListFilter.parse) ?? ListFilter()
+            narrowing.laterOnly = narrowing.laterOnly || later
             let today = FieldOptions.localToday()
             tasks = tasks.filter { narrowing.matches($0, today: today) }
         }
@@ -62,6 +65,7 @@ struct ListCommand: ParsableCommand {
     private func tableNarrowing(tbd: Bool) throws -> TaskStore.ListNarrowing? {
         var narrowing = try filter.map(ListFilter.parse) ?? ListFilter()
         narrowing.tbdOnly = narrowing.tbdOnly || tbd
+        narrowing.laterOnly = narrowing.laterOnly || later
         if let category {
             if narrowing.category != nil { return nil }
             narrowing.category = category
@@ -113,7 +117,9 @@ struct NextCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        try ListCommand.show(try context.store.nextUp(versions: json ? .newest : .none), json: json, empty: "Next Up is empty")
+        let today = FieldOptions.localToday()
+        let tasks = try context.store.nextUp(versions: json ? .newest : .none).filter { ListFilter().matches($0, today: today) }
+        try ListCommand.show(tasks, json: json, empty: "Next Up is empty")
     }
 }
 

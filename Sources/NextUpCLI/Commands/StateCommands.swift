@@ -29,12 +29,74 @@ extension TaskStateCommand {
 }
 
 struct DoneCommand: TaskStateCommand {
-    static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark tasks done.")
+    static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark tasks done; a recurring one makes its next occurrence.")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "Task ids or unique prefixes.") var ids: [String]
     static let verb = "done"
     static let already = "done"
     static func apply(_ store: TaskStore, _ id: TaskID) throws -> TaskStore.WriteResult { try store.complete(id) }
+
+    func run() throws {
+        try SeriesCommands.run(global, ids, verb: Self.verb, already: Self.already) { store, task, today in
+            guard task.isRecurring, task.occurrence != nil, task.isOpen else {
+                let result = try Self.apply(store, task.id)
+                return (result.isChange, nil)
+            }
+            return SeriesCommands.outcome(try store.completeOccurrence(task.id, today: today))
+        }
+    }
+}
+
+/// `skip` and `stop`, and `done` on an occurrence: resolve every id first,
+/// then one series intent each, saying what became of the series.
+enum SeriesCommands {
+    static func run(_ global: GlobalOptions, _ ids: [String], verb: String, already: String,
+                    _ apply: (TaskStore, TaskItem, DueDate) throws -> (changed: Bool, next: String?)) throws {
+        let context = try CommandContext.open(global)
+        let tasks = try context.resolveAll(ids)
+        let today = FieldOptions.localToday()
+        var changed = false
+        for task in tasks {
+            let (didChange, next) = try apply(context.store, task, today)
+            let label = "\(task.id.short) \(Sanitizer.visible(task.title))"
+            if didChange { changed = true; print("\(verb): \(label)") } else { print("already \(already): \(label)") }
+            if let next { print(next) }
+        }
+        if changed { context.didChangeTasks() }
+    }
+
+    /// Whether the step changed anything, and the line about the next occurrence.
+    static func outcome(_ step: TaskStore.SeriesStep) -> (Bool, String?) {
+        guard let next = step.successor else { return (step.isChange, "the series has ended") }
+        let due = next.due.map { " due \($0)" } ?? ""
+        let made = step.madeSuccessor ? "next" : "next (already made on another machine)"
+        return (step.isChange || step.madeSuccessor, "\(made): \(next.id.short) \(Sanitizer.visible(next.title))\(due)")
+    }
+}
+
+struct SkipCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "skip", abstract: "Skip occurrences of recurring tasks: each is set aside and its series goes on.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Task ids or unique prefixes.") var ids: [String]
+
+    func run() throws {
+        try SeriesCommands.run(global, ids, verb: "skipped", already: "closed") { store, task, today in
+            SeriesCommands.outcome(try store.skipOccurrence(task.id, today: today))
+        }
+    }
+}
+
+struct StopCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop the series of recurring tasks: each stays as a task of its own.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "Task ids or unique prefixes.") var ids: [String]
+
+    func run() throws {
+        try SeriesCommands.run(global, ids, verb: "stopped the series of", already: "stopped") { store, task, _ in
+            let step = try store.stopSeries(task.id)
+            return (step.isChange, nil)
+        }
+    }
 }
 
 struct UndoneCommand: TaskStateCommand {

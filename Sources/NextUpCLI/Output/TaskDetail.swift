@@ -14,9 +14,12 @@ enum TaskDetail {
             ("duration", t.duration?.description ?? "?"),
             ("category", t.category.map(Sanitizer.visible) ?? "?"),
             ("due", t.due?.description ?? "-"),
+            ("defer", t.deferDate?.description ?? "-"),
             ("tags", t.tags.isEmpty ? "-" : t.tagNames.map { "+" + Sanitizer.visible($0) }.joined(separator: " ")),
             ("list", t.deleted ? "deleted" : t.isDone ? "done" : t.isNextUp ? "Next Up" : "Backlog"),
         ]
+        if let rule = t.recur { lines.append(("recurs", rule.rrule)) }
+        if let o = t.occurrence { lines.append(("occurrence", "\(o.number) of series \(o.series.short)\(t.recur == nil ? " (stopped)" : "")")) }
         if let c = t.completedAt { lines.append(("completed", Timestamps.rfc3339(c))) }
         lines.append(("created", Timestamps.rfc3339(t.created)))
         lines.append(("modified", Timestamps.rfc3339(t.modified.millis)))

@@ -10,10 +10,18 @@ enum FieldOptions {
     /// `given`: option name → the text typed; `literal`: option name → text
     /// taken as it is (`none` too: notes read from a file). Returns the
     /// values in field-table order.
+    /// `due` is the task's due date, for a defer date given as `N days
+    /// before due` (a due date given too counts from that one).
     static func values(_ given: [String: String], literal: [String: String] = [:],
-                       today: DueDate = localToday()) throws -> [(TaskField, FieldValue)] {
-        try FieldSpec.table.compactMap { spec -> (TaskField, FieldValue)? in
-            guard let option = spec.option, let parse = spec.parse else { return nil }
+                       today: DueDate = localToday(), due: DueDate? = nil) throws -> [(TaskField, FieldValue)] {
+        var due = due
+        return try FieldSpec.table.compactMap { spec -> (TaskField, FieldValue)? in
+            guard let option = spec.option, var parse = spec.parse else { return nil }
+            if spec.field == .due, let text = given[option], text.lowercased() != "none" { due = try DueDate.parse(text, today: today) }
+            if spec.field == .deferDate {
+                let counted = due
+                parse = { text, today in .string(try DueDate.parseDefer(text, today: today, due: counted).description) }
+            }
             if let text = literal[option] { return (spec.field, try parse(text, today)) }
             guard let text = given[option] else { return nil }
             if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" {

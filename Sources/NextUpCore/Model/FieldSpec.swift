@@ -110,7 +110,7 @@ public struct FieldSpec: Sendable {
                   get: { $0.occurrence.map { .string($0.description) } ?? .null },
                   set: { $0.occurrence = $1.stringValue.flatMap(OccurrenceID.init) }),
         FieldSpec(.deferDate, json: "defer", column: "defer", .text, option: "defer",
-                  parse: { text, today in .string(try DueDate.parse(text, today: today).description) },
+                  parse: { text, today in .string(try DueDate.parseDefer(text, today: today, due: nil).description) },
                   accepts: { optional($0) { (try? DueDate.parse($0))?.description == $0 } },
                   get: { $0.deferDate.map { .string($0.description) } ?? .null },
                   set: { $0.deferDate = $1.stringValue.flatMap { try? DueDate.parse($0) } }),

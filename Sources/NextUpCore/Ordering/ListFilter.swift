@@ -5,11 +5,17 @@
 /// - `cat:NAME` (or `category:NAME`, `#NAME`; `cat:"Deep Work"`),
 /// - `tag:NAME` (or `+NAME`),
 /// - `due:today`, `due:week` (today to this week's Sunday), `due:overdue`,
-/// - `is:urgent`, `is:tbd`, `is:next` (in Next Up),
+/// - `is:urgent`, `is:tbd`, `is:next` (in Next Up), `is:recurring` (an
+///   occurrence of a series that goes on), `is:later` (deferred: the tasks
+///   the lists leave out until their defer date, and only those),
 /// - any other word: text that must appear in the title (case and accents
 ///   ignored, by ``TextMatch``).
 /// A word `key:…` with an unknown key, or an unknown value of `due:` or
 /// `is:`, is an error naming what is accepted.
+///
+/// The lists' rule for defer dates lives here too: a task whose defer date
+/// is after `today` (``TaskItem/isDeferred(today:)``) passes no filter but
+/// `is:later`, so it is in neither list and appears by itself on its date.
 public struct ListFilter: Equatable, Sendable {
     public enum DueWindow: String, Equatable, Sendable, CaseIterable {
         case today, week, overdue
@@ -31,9 +37,16 @@ public struct ListFilter: Equatable, Sendable {
     public var urgentOnly: Bool = false
     public var nextUpOnly: Bool = false
     public var due: DueWindow?
+    /// `is:later`: only deferred tasks (every other filter leaves them out).
+    public var laterOnly: Bool = false
+    /// `is:recurring`: only occurrences of a series that goes on.
+    public var recurringOnly: Bool = false
 
     public init(text: String = "", category: String? = nil, tbdOnly: Bool = false, tag: String? = nil,
-                urgentOnly: Bool = false, nextUpOnly: Bool = false, due: DueWindow? = nil) {
+                urgentOnly: Bool = false, nextUpOnly: Bool = false, due: DueWindow? = nil,
+                laterOnly: Bool = false, recurringOnly: Bool = false) {
+        self.laterOnly = laterOnly
+        self.recurringOnly = recurringOnly
         self.text = text
         self.category = category
         self.tbdOnly = tbdOnly
@@ -92,8 +105,10 @@ public struct ListFilter: Equatable, Sendable {
                 case "tbd": filter.tbdOnly = true
                 case "urgent": filter.urgentOnly = true
                 case "next": filter.nextUpOnly = true
+                case "later": filter.laterOnly = true
+                case "recurring": filter.recurringOnly = true
                 default:
-                    throw TaskInputError("is:\(Sanitizer.visible(value)) is not one of is:urgent, is:tbd, is:next")
+                    throw TaskInputError("is:\(Sanitizer.visible(value)) is not one of is:urgent, is:tbd, is:next, is:recurring, is:later")
                 }
             case "tbd" where value.isEmpty:
                 filter.tbdOnly = true
@@ -115,6 +130,8 @@ public struct ListFilter: Equatable, Sendable {
         if urgentOnly { parts.append("is:urgent") }
         if tbdOnly { parts.append("is:tbd") }
         if nextUpOnly { parts.append("is:next") }
+        if recurringOnly { parts.append("is:recurring") }
+        if laterOnly { parts.append("is:later") }
         return parts.joined(separator: " ")
     }
 
@@ -122,13 +139,16 @@ public struct ListFilter: Equatable, Sendable {
     public var words: [String] { text.split(separator: " ").map(String.init) }
 
     /// Whether a task passes; `today` is the caller's local date (what
-    /// `due:` counts from — without it no task passes a `due:` filter).
+    /// `due:` counts from and defer dates compare with — without it no task
+    /// passes a `due:` filter or `is:later`, and none is left out as deferred).
     /// Text matches by ``TextMatch`` (case and accents ignored), as the store's
     /// listing does.
     public func matches(_ task: TaskItem, today: DueDate? = nil) -> Bool {
         if tbdOnly && !task.isTBD { return false }
         if urgentOnly && task.urgency != .urgent { return false }
         if nextUpOnly && !task.isNextUp { return false }
+        if recurringOnly && !task.isRecurring { return false }
+        if let today { if task.isDeferred(today: today) != laterOnly { return false } } else if laterOnly { return false }
         if let due {
             guard let today, let date = task.due else { return false }
             let (from, through) = due.range(today: today)

@@ -17,4 +17,14 @@ extension RecurrenceStep {
         }
         return fields
     }
+
+    /// The first due date of a series a write starts on `task` without a
+    /// due date (none written, none held): the rule's first date on or
+    /// after `today` (``RecurrenceSchedule/first(onOrAfter:)``). Nil when
+    /// the write sets no rule or a due date is known.
+    public static func firstDue(_ fields: [(TaskField, FieldValue)], on task: TaskItem?, today: DueDate) -> DueDate? {
+        guard let text = fields.last(where: { $0.0 == .recur })?.1.stringValue, let rule = try? RecurrenceRule.parseRRULE(text),
+              !fields.contains(where: { $0.0 == .due && $0.1 != .null }), task?.due == nil else { return nil }
+        return RecurrenceSchedule(rule).first(onOrAfter: today)
+    }
 }

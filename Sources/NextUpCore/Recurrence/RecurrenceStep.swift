@@ -16,7 +16,9 @@
 /// Next Up (the successor starts in the Backlog — Next Up is what was chosen
 /// for a day, and its due date ranks the successor there), source and
 /// external id (the record a task was imported from is the first one's), and
-/// opaque fields. Skipping is the same with the occurrence marked deleted
+/// opaque fields. A defer date keeps its distance from the due date: an
+/// occurrence deferred until 2 days before its due date makes a successor
+/// deferred until 2 days before its own. Skipping is the same with the occurrence marked deleted
 /// instead of done. Stopping clears the rule of the live occurrence, which
 /// stays as a task of its own, and marks its successor's id deleted.
 ///
@@ -95,7 +97,7 @@ public enum RecurrenceStep {
         guard task.isOpen else { throw TaskInputError("this occurrence is already \(task.isDone ? "done" : "deleted")") }
         let rule = rule.isAnchored ? rule : rule.anchored(at: task.due ?? day)
         let tags = task.extra.keys.filter { $0.tagName != nil && task.extra[$0] == .bool(true) }
-        let restsOn: [TaskField] = [.done, .deleted, .due, .recur, .occurrence] + carried + tags.sorted()
+        let restsOn: [TaskField] = [.done, .deleted, .due, .recur, .occurrence, .deferDate] + carried + tags.sorted()
         guard let due = RecurrenceSchedule(rule).successor(of: occurrence.number, due: task.due, doneOn: day) else {
             return Outcome(closing: closing, restsOn: restsOn, successor: nil, stops: nil)
         }
@@ -104,6 +106,9 @@ public enum RecurrenceStep {
         for field in carried { fields[field] = task.value(of: field) }
         for tag in tags { fields[tag] = .bool(true) }
         fields[.due] = .string(due.description)
+        if let deferred = task.deferDate, let was = task.due, deferred <= was {
+            fields[.deferDate] = .string(DueDate(epochDay: max(due.epochDay - (was.epochDay - deferred.epochDay), 0)).description)
+        }
         fields[.created] = .int(millis)
         fields[.recur] = .string(rule.rrule)
         fields[.occurrence] = .string(next.description)

@@ -45,6 +45,20 @@ enum ListSQL {
     /// lowercase text, so text order is ``TaskID``'s order).
     static let nextUpOrder = "next_up, id"
 
+    /// ``TaskItem/isDeferred(today:)``'s opposite, as ``ListFilter`` keeps
+    /// it for the lists: no defer date, or one on or before `today`.
+    static func shown(on today: DueDate) -> (String, StatementArguments) {
+        ("(\"defer\" IS NULL OR \"defer\" <= ?)", [today.description])
+    }
+
+    /// ``TaskItem/isDeferred(today:)``: a defer date after `today` (`is:later`).
+    static func deferred(after today: DueDate) -> (String, StatementArguments) {
+        ("\"defer\" > ?", [today.description])
+    }
+
+    /// ``TaskItem/isRecurring``.
+    static let recurring = "recur IS NOT NULL"
+
     /// ``TextMatch/fold(_:)`` for SQL: `nextup_fold(x)`. Register it on the
     /// connection (``registerFold(_:)``) before using the fragments below.
     static let fold = DatabaseFunction("nextup_fold", argumentCount: 1, pure: true) { values in

@@ -26,6 +26,8 @@ extension TaskStore {
         public let successor: TaskItem?
         /// Whether this step made ``successor``.
         public let madeSuccessor: Bool
+        /// Whether the occurrence changed.
+        public var isChange: Bool { !changes.isEmpty }
     }
 
     /// Completes occurrence *n* of its series on the person's local date

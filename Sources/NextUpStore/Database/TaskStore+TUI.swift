@@ -7,20 +7,22 @@ import NextUpCore
 /// and only ids come back.
 extension TaskStore {
     /// What the UI's lists are narrowed to: a ``ListFilter`` (the one
-    /// definition of the filter language) on the caller's local `today`.
+    /// definition of the filter language) on the caller's local `today`
+    /// (nil: no `due:` window and no `is:later` passes, no task is left out
+    /// as deferred — as ``ListFilter/matches(_:today:)`` without one).
     /// Text matches by ``TextMatch`` (Unicode case folding), as everywhere else.
     public struct ListNarrowing: Sendable, Equatable {
         public var filter: ListFilter
-        /// The day `due:` windows count from.
-        public var today: DueDate
+        /// The day `due:` windows count from and defer dates compare with.
+        public var today: DueDate?
 
-        public init(_ filter: ListFilter = ListFilter(), today: DueDate = DueDate(epochDay: 0)) {
+        public init(_ filter: ListFilter = ListFilter(), today: DueDate? = nil) {
             self.filter = filter
             self.today = today
         }
 
         /// Only tasks due in this range (either end open), when set.
-        var due: (from: DueDate?, through: DueDate?)? { filter.due.map { $0.range(today: today) } }
+        var due: (from: DueDate?, through: DueDate?)? { today.flatMap { today in filter.due.map { $0.range(today: today) } } }
     }
 
     /// The ids of Next Up (the user's order) and of the Backlog (ranked by
@@ -145,6 +147,12 @@ extension TaskStore {
         if narrowing.filter.tbdOnly { narrow += " AND " + ListSQL.tbd }
         if narrowing.filter.urgentOnly { narrow += " AND urgency = 'urgent'" }
         if narrowing.filter.nextUpOnly { narrow += " AND next_up IS NOT NULL" }
+        if narrowing.filter.recurringOnly { narrow += " AND " + ListSQL.recurring }
+        if let today = narrowing.today {
+            and(narrowing.filter.laterOnly ? ListSQL.deferred(after: today) : ListSQL.shown(on: today))
+        } else if narrowing.filter.laterOnly || narrowing.filter.due != nil {
+            narrow += " AND 0"
+        }
         if let due = narrowing.due {
             narrow += " AND due IS NOT NULL"
             if let from = due.from { and(("due >= ?", [from.description])) }

@@ -23,6 +23,7 @@ public enum Reducer {
             state.width = max(1, cols)
             state.height = max(1, rows)
         case .tick(let now):
+            let day = state.today, started = state.nowMillis != 0
             state.nowMillis = now
             state.highlights = state.highlights.filter { $0.value > now }
             if let m = state.message, m.untilMillis <= now { state.message = nil }
@@ -41,6 +42,9 @@ public enum Reducer {
                 }
                 effects = [.reload]
             }
+            // A new day: the lists are a function of it (a deferred task
+            // whose date came joins them, ListFilter's rule).
+            if started, state.today != day, !effects.contains(.reload) { effects.append(.reload) }
         case .reloaded(let listing, let external):
             applyReload(listing, external: external, &state)
         case .rowsLoaded(let rows):
