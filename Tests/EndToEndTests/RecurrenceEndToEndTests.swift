@@ -78,4 +78,20 @@ import Testing
             #expect(!bad.stderr.contains("Error Domain") && !bad.stderr.contains("SQL"), "\(args)")
         }
     }
+
+    @Test func doctorNamesASeriesWithTwoLiveOccurrences() throws {
+        let a = nextup("a", peer: false)
+        _ = try a.run("add", "Fine")
+        #expect(try a.run("doctor").status == 0)
+        let series = "6f1c2b4e-1d2a-4c3b-9e8f-0a1b2c3d4e5f"
+        let file = scratch.path("twins.json")
+        try Data("""
+            [{"id": "\(series)", "title": "Twins", "recur": "every monday", "due": "2030-01-07", "occurrence": "\(series)#1"},
+             {"title": "Twins", "recur": "every monday", "due": "2030-01-14", "occurrence": "\(series)#2"}]
+            """.utf8).write(to: file)
+        #expect(try a.run("import", file.path).status == 0)
+        let doctor = try a.run("doctor")
+        #expect(doctor.status != 0)
+        #expect(doctor.stdout.contains("problem: the series “Twins” has 2 live occurrences (6f1c2b4e (#1), "), "\(doctor)")
+    }
 }

@@ -108,6 +108,12 @@ struct DoctorCommand: ParsableCommand {
             problems.append("this store holds changes to \(unborn) task\(unborn == 1 ? "" : "s") whose creation has not arrived yet (the log of the machine that made \(unborn == 1 ? "it" : "them") is not here yet); \(unborn == 1 ? "it shows" : "they show") once it arrives")
         }
 
+        for severed in try store.seriesWithSeveralLiveOccurrences() {
+            let ids = severed.occurrences.map { "\($0.id.short) (#\($0.occurrence!.number))" }.joined(separator: ", ")
+            let title = Sanitizer.visible(severed.occurrences.last!.title)
+            problems.append("the series “\(title)” has \(severed.occurrences.count) live occurrences (\(ids)); a series has one at a time: skip or delete all but one")
+        }
+
         var vdirLine = "not set"
         if let vdir = context.vdir {
             let (summary, found) = VdirBridge(store: store, folder: vdir).diagnose()

@@ -88,3 +88,22 @@ extension TaskStore {
         }
     }
 }
+
+extension TaskStore {
+    /// A series holding more than one live occurrence: what the series
+    /// intents never make (`doctor` names it).
+    public struct SeveredSeries: Sendable, Equatable {
+        public let series: TaskID
+        /// The live occurrences, oldest number first.
+        public let occurrences: [TaskItem]
+    }
+
+    /// Every series with more than one open occurrence, by series id.
+    public func seriesWithSeveralLiveOccurrences() throws -> [SeveredSeries] {
+        let open = try database.read { db in try TaskRow.fetchAll(db, where: "\(ListSQL.open) AND occurrence IS NOT NULL AND \(ListSQL.shown)") }
+        return Dictionary(grouping: open.filter { $0.occurrence != nil }) { $0.occurrence!.series }
+            .filter { $0.value.count > 1 }
+            .map { SeveredSeries(series: $0.key, occurrences: $0.value.sorted { $0.occurrence!.number < $1.occurrence!.number }) }
+            .sorted { $0.series < $1.series }
+    }
+}
