@@ -34,6 +34,7 @@ def parse(argv):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--bin", default=os.path.join(REPO, ".build/release/nextup"), help="the nextup binary to measure")
     p.add_argument("--sizes", default="10000,100000", help="comma-separated task counts")
+    p.add_argument("--series", type=int, default=0, help="recurring series (and as many deferred tasks) in each data set")
     p.add_argument("--runs", type=int, default=7, help="timed runs of each command")
     p.add_argument("--heavy-runs", type=int, default=3, help="timed runs of whole-set commands at 100,000")
     p.add_argument("--warmup", type=int, default=1, help="untimed runs before the timed ones")
@@ -82,11 +83,11 @@ def main(argv):
     rows, pairs, problems = [], [], []
     for n in args.sizes:
         log("\n-- %s tasks --" % fmt_n(n))
-        tasks = dataset.generate(n)
+        tasks = dataset.generate(n, series=args.series)
         plan = dataset.summary(tasks)
         data = ctx.path("tasks-%d.json" % n)
         dataset.write(data, tasks)
-        if args.smoke and json.load(open(data, encoding="utf-8")) != dataset.generate(n):
+        if args.smoke and json.load(open(data, encoding="utf-8")) != dataset.generate(n, series=args.series):
             raise SystemExit("bench: the data set is not deterministic")
         tw_data = None
         if tw and n == taskwarrior.RATIO_AT:

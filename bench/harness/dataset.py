@@ -55,8 +55,29 @@ def _title(rng):
     return " ".join(words)
 
 
-def generate(n, seed=SEED):
-    """The first n tasks of the data set for `seed`, in nextup's import format."""
+RULES = ["FREQ=WEEKLY;BYDAY=MO", "FREQ=MONTHLY;BYMONTHDAY=31;RSCALE=GREGORIAN;SKIP=BACKWARD", "FREQ=DAILY",
+         "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "FREQ=DAILY;INTERVAL=3;X-NEXTUP-FROM=DONE", "FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=24"]
+
+
+def _with_series(tasks, series, seed):
+    """Makes `series` open tasks live occurrences of a series, and as many
+    others deferred (a separate random stream: the rest of the set is unchanged)."""
+    rng = random.Random(seed + 2)
+    open_tasks = [t for t in tasks if not t["done"] and not t["deleted"]]
+    picked = rng.sample(open_tasks, min(len(open_tasks), 2 * series))
+    for i, t in enumerate(picked):
+        if i < series:
+            t["recur"] = rng.choice(RULES)
+            t["occurrence"] = "%s#1" % t["id"]
+            t["due"] = t["due"] or day(BASE_MS + rng.randint(0, 30) * DAY_MS)
+        else:
+            t["defer"] = day(BASE_MS + rng.randint(1, 120) * DAY_MS)
+    return tasks
+
+
+def generate(n, seed=SEED, series=0):
+    """The first n tasks of the data set for `seed`, in nextup's import format;
+    with `series`, that many open tasks recurring and as many deferred."""
     rng = random.Random(seed)
     next_target = max(10, min(200, n // 200))
     tasks = []
@@ -87,7 +108,7 @@ def generate(n, seed=SEED):
             t["next_up"] = True
             next_count += 1
         tasks.append(t)
-    return tasks
+    return _with_series(tasks, series, seed) if series else tasks
 
 
 def summary(tasks):
