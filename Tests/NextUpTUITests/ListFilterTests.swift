@@ -35,7 +35,7 @@ import NextUpCore
             #expect("\(error)" == "due:soon is not one of due:today, due:week, due:overdue")
         }
         do { _ = try ListFilter.parse("is:late") } catch {
-            #expect("\(error)" == "is:late is not one of is:urgent, is:tbd, is:next")
+            #expect("\(error)" == "is:late is not one of is:urgent, is:tbd, is:next, is:recurring, is:later")
         }
     }
 
