@@ -23,7 +23,11 @@ public enum Reducer {
             state.width = max(1, cols)
             state.height = max(1, rows)
         case .tick(let now):
+            let day = state.today
             state.nowMillis = now
+            // The lists are a function of the date (a defer date arriving,
+            // what is due today): a new day reads them again, by itself.
+            if state.today != day { effects = [.reload] }
             state.highlights = state.highlights.filter { $0.value > now }
             if let m = state.message, m.untilMillis <= now { state.message = nil }
             // A sync asked for that never ran (the engine is not running)
