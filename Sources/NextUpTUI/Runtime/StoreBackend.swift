@@ -59,6 +59,16 @@ public final class StoreBackend: TaskBackend {
         case .restore(let id): return try store.restore(id, expecting: seen).outcome
         case .removeFromNextUp(let id): return try store.removeFromNextUp(id, expecting: seen).outcome
         case .placeInNextUp(let id, let place): return try store.placeInNextUp(id, place, expecting: seen).outcome
+        case .setRecurrence(let id, let rule):
+            var fields: [(TaskField, FieldValue)] = [(.recur, rule.map { .string($0.rrule) } ?? .null)]
+            if rule != nil, try store.tasks(ids: [id]).first?.occurrenceID == nil {
+                fields.append((.occurrence, .string(OccurrenceID.first(of: id).description)))
+            }
+            return try store.edit(id, set: fields, expecting: seen).outcome
+        case .setDefer(let id, let date):
+            return try set(id, TaskItem.deferField, date.map { .string($0.description) } ?? .null, seen)
+        case .skipOccurrence, .stopSeries:
+            throw TaskInputError("skipping and stopping need the store's series intents")
         }
     }
 

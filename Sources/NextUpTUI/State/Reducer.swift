@@ -276,8 +276,11 @@ public enum Reducer {
             }
             state.say("redid \(entry.description)")
             return [.redo(entry)]
+        case .later:
+            return toggleLater(&state)
         case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
-             .setDue, .editTags, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete:
+             .setDue, .editTags, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete,
+             .setRecurrence, .setDefer, .skipOccurrence, .stopSeries:
             guard let task = state.selectedTask else {
                 state.say(state[pane].count == 0 ? "\(pane.title) is empty" : "no task selected")
                 return []
