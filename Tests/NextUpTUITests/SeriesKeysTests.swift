@@ -86,6 +86,17 @@ import Testing
         #expect(rt.state.message?.text.hasPrefix("skipped this occurrence") == true)
     }
 
+    @Test func doneOnAnOccurrenceMakesTheNextOne() throws {
+        let backend = MemoryBackend()
+        let id = weekly(backend)
+        let (rt, _) = make(backend)
+        rt.handle(keys: [.char("x")])
+        #expect(backend.tasks[id]?.isDone == true)
+        let successor = try #require(backend.tasks[OccurrenceID(series: id, number: 2).taskID])
+        #expect(successor.isOpen && successor.due?.description == "2027-01-18")
+        #expect(rt.state.message?.text == "done “Weekly review”; the next one is in the Backlog")
+    }
+
     @Test func stoppingAsksFirstAndAPlainTaskHasNothingToStop() {
         let backend = MemoryBackend()
         let plain = backend.add("Plain")

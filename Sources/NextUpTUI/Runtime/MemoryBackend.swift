@@ -107,7 +107,7 @@ public final class MemoryBackend: TaskBackend {
         var keys: [(TaskID, String)] = []
         let own: (TaskField, FieldValue)
         switch write {
-        case .add, .setTags, .setRecurrence, .setDefer, .skipOccurrence, .stopSeries: fatalError("handled above")
+        case .add, .setTags, .setRecurrence, .setDefer, .skipOccurrence, .completeOccurrence, .stopSeries: fatalError("handled above")
         case .setTitle(_, let s): own = (.title, .string(s))
         case .setUrgency(_, let u): own = (.urgency, u.map { .string($0.rawValue) } ?? .null)
         case .setImportance(_, let i): own = (.importance, i.map { .int(Int64($0.rawValue)) } ?? .null)
@@ -148,14 +148,15 @@ public final class MemoryBackend: TaskBackend {
             if rule != nil, task.occurrenceID == nil { edits.append((.occurrence, .string(OccurrenceID.first(of: id).description))) }
         case .setDefer(_, let date):
             edits = [(TaskItem.deferField, date.map { .string($0.description) } ?? .null)]
-        case .skipOccurrence, .stopSeries:
+        case .skipOccurrence, .completeOccurrence, .stopSeries:
             guard let rule = task.recurrence, let occurrence = task.occurrenceID else { throw Failure(description: "this task does not repeat") }
             let outcome: RecurrenceStep.Outcome
             do {
-                if case .stopSeries = write {
-                    outcome = try RecurrenceStep.stop(task, occurrence: occurrence)
-                } else {
-                    outcome = try RecurrenceStep.skip(task, occurrence: occurrence, rule: rule, on: DueDate(epochDay: now / 86_400_000), at: now)
+                switch write {
+                case .skipOccurrence(_, let day): outcome = try RecurrenceStep.skip(task, occurrence: occurrence, rule: rule, on: day, at: now)
+                case .completeOccurrence(_, let day):
+                    outcome = try RecurrenceStep.complete(task, occurrence: occurrence, rule: rule, doneOn: day, at: now)
+                default: outcome = try RecurrenceStep.stop(task, occurrence: occurrence)
                 }
             } catch let error as TaskInputError {
                 throw Failure(description: error.message)

@@ -67,7 +67,7 @@ public final class StoreBackend: TaskBackend {
             return try store.edit(id, set: fields, expecting: seen).outcome
         case .setDefer(let id, let date):
             return try set(id, TaskItem.deferField, date.map { .string($0.description) } ?? .null, seen)
-        case .skipOccurrence, .stopSeries:
+        case .skipOccurrence, .completeOccurrence, .stopSeries:
             throw TaskInputError("skipping and stopping need the store's series intents")
         }
     }

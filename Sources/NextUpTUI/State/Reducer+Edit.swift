@@ -96,6 +96,12 @@ extension Reducer {
             }
             state.keepDone.insert(id)
             state.keepDoneUntil[id] = state.nowMillis + AppState.keepDoneMillis
+            // An occurrence of a series: done, and the next one made (not
+            // undone by z: the next one may be edited on another machine).
+            if task.recurrence != nil, task.occurrenceID != nil {
+                let write = Write.completeOccurrence(id, on: state.today)
+                return [.write(write, seen: task.seen([.done, .deleted, .due, .recur, .occurrence]), undo: nil)]
+            }
             return change(.complete(id), undo: .reopen(id), "done")
         case .delete:
             return change(.delete(id), undo: .restore(id), "delete")

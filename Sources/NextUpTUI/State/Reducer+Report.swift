@@ -45,6 +45,7 @@ extension Reducer {
         case .setDefer(_, let date):
             text = (task.map(\.deferredUntil) ?? date).map { "deferred until \($0.description) — z undoes" } ?? "defer date cleared — z undoes"
         case .skipOccurrence: text = "skipped this occurrence of \(name); the next one is in the Backlog"
+        case .completeOccurrence: text = "done \(name); the next one is in the Backlog"
         case .stopSeries: text = "\(name) no longer repeats"
         }
         return text + (task.map { isHiddenByFilter($0, state) } == true ? " (hidden by the filter)" : "")

@@ -57,7 +57,7 @@ extension Reducer {
             guard value != old else { return [] }
             return [undoable(.setDefer(id, value), .setDefer(id, old), "defer date", prompt)]
         case .confirmSkip(let id):
-            return [.write(.skipOccurrence(id), seen: prompt.seen, undo: nil)]
+            return [.write(.skipOccurrence(id, on: state.today), seen: prompt.seen, undo: nil)]
         case .confirmStop(let id):
             return [.write(.stopSeries(id), seen: prompt.seen, undo: nil)]
         default:

@@ -28,8 +28,12 @@ public enum Write: Equatable, Sendable {
     /// (nil) stops it.
     case setRecurrence(TaskID, RecurrenceRule?)
     case setDefer(TaskID, DueDate?)
-    /// Skips the occurrence: it is marked deleted and the series goes on.
-    case skipOccurrence(TaskID)
+    /// Skips the occurrence on the person's local date: it is marked deleted
+    /// and the series goes on.
+    case skipOccurrence(TaskID, on: DueDate)
+    /// Completes the occurrence on the person's local date and makes the
+    /// next one.
+    case completeOccurrence(TaskID, on: DueDate)
     /// Stops the series at this occurrence.
     case stopSeries(TaskID)
 
@@ -46,7 +50,7 @@ public enum Write: Equatable, Sendable {
         case .setDue: return [.due]
         case .setNotes: return [.notes]
         case .setTags(_, let tags): return tags.keys.sorted().map(TaskField.tag)
-        case .complete, .reopen: return [.done]
+        case .complete, .reopen, .completeOccurrence: return [.done]
         case .delete, .restore: return [.deleted]
         case .placeInNextUp, .removeFromNextUp: return [.nextUp]
         case .setRecurrence, .stopSeries: return [.recur]
@@ -62,7 +66,7 @@ public enum Write: Equatable, Sendable {
         case .setTitle(let id, _), .setUrgency(let id, _), .setImportance(let id, _), .setDuration(let id, _),
              .setCategory(let id, _), .setDue(let id, _), .setNotes(let id, _), .setTags(let id, _), .complete(let id), .reopen(let id), .delete(let id), .restore(let id),
              .placeInNextUp(let id, _), .removeFromNextUp(let id), .setRecurrence(let id, _), .setDefer(let id, _),
-             .skipOccurrence(let id), .stopSeries(let id):
+             .skipOccurrence(let id, _), .completeOccurrence(let id, _), .stopSeries(let id):
             return id
         }
     }
