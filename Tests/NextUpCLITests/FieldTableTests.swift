@@ -27,6 +27,9 @@ import Testing
         "created": (.int(1_700_000_000_456), nil),
         "source": (.string("taskwarrior"), nil),
         "external_id": (.string("ext-1"), nil),
+        "recur": (.string("FREQ=WEEKLY;BYDAY=MO"), "every monday"),
+        "occurrence": (.string("6301bbfc-a0c5-454e-8ff9-bb510944fe0c#2"), nil),
+        "defer": (.string("2026-12-20"), "2026-12-20"),
     ]
 
     static var sampleTask: TaskItem {

@@ -22,6 +22,9 @@ import Testing
         t.due = try? DueDate.parse("2026-12-24")
         t.nextUpPosition = "V"
         t.created = 1_700_000_000_456
+        t.recur = try? RecurrenceRule.parse("every monday")
+        t.occurrence = OccurrenceID("6301bbfc-a0c5-454e-8ff9-bb510944fe0c#2")
+        t.deferDate = try? DueDate.parse("2026-12-20")
         t.extra[.tag("Work")] = .bool(true)
         t.extra[TaskField(rawValue: "x-priority")!] = .int(3)
         t.versions[.title] = Version(timestamp: HybridTimestamp(millis: 1_700_000_000_500), replica: replica)
@@ -37,6 +40,7 @@ import Testing
                 "category" : "Deep/Work",
                 "completed_at" : null,
                 "created" : "2023-11-14T22:13:20.456Z",
+                "defer" : "2026-12-20",
                 "deleted" : false,
                 "done" : false,
                 "due" : "2026-12-24",
@@ -51,6 +55,8 @@ import Testing
                 "next_up" : true,
                 "next_up_key" : "V",
                 "notes" : "two\\nlines",
+                "occurrence" : "6301bbfc-a0c5-454e-8ff9-bb510944fe0c#2",
+                "recur" : "FREQ=WEEKLY;BYDAY=MO",
                 "source" : null,
                 "tags" : [
                   "Work"
@@ -75,6 +81,7 @@ import Testing
               "category" : null,
               "completed_at" : null,
               "created" : "1970-01-01T00:00:00.000Z",
+              "defer" : null,
               "deleted" : false,
               "done" : false,
               "due" : null,
@@ -85,6 +92,8 @@ import Testing
               "modified" : "1970-01-01T00:00:00.000Z",
               "next_up" : false,
               "notes" : null,
+              "occurrence" : null,
+              "recur" : null,
               "source" : null,
               "tags" : [
 

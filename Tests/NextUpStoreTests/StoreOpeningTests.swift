@@ -169,12 +169,52 @@ import Testing
         let before = try queue.read { try [String: String](uniqueKeysWithValues: Row.fetchAll($0, sql: "SELECT id, title_fold FROM task").map { ($0[0], $0[1]) }) }
         try queue.close()
         let store = try TaskStore.open(location)
-        #expect(try store.schemaVersion() == 11)
+        #expect(try store.schemaVersion() == StoreSchema.currentVersion)
         let after = try store.database.read { try [String: String](uniqueKeysWithValues: Row.fetchAll($0, sql: "SELECT id, title_fold FROM task").map { ($0[0], $0[1]) }) }
         #expect(after[id] == "reunion equipe")
         #expect(after.filter { $0.key != id } == before.filter { $0.key != id })
         let listed = try store.listIDs(sort: .score, narrowing: TaskStore.ListNarrowing(ListFilter(text: "reunion")), nowMillis: 0)
         #expect((listed.nextUp + listed.backlog).map(\.rawValue) == [id])
+    }
+
+    /// Schema v12: `recur`, `occurrence` and `defer` get columns. A v11
+    /// store in which they were opaque registers (an earlier build kept what
+    /// a newer peer wrote) has their values moved into the columns, their
+    /// versions kept; a value the field does not accept is dropped; other
+    /// opaque registers stay in `extra`.
+    @Test func theV12MigrationMovesOpaqueRecurrenceRegistersIntoColumns() throws {
+        let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
+        let tmp = TemporaryFolder()
+        let location = StoreLocation(folder: tmp.url)
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("schema-v11.sqlite"), to: location.databaseURL)
+        let series = "3cf4e3a8-2b79-4431-addf-df50f0c7da90", other = "e8068080-e00e-4397-b3e5-40802102b688"
+        let replica = ReplicaID.make()
+        let queue = try DatabaseQueue(path: location.databaseURL.path)
+        try queue.write { db in
+            #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == 11)
+            for (id, extra) in [(series, #"{"defer":"2026-12-20","occurrence":"\#(series)#3","recur":"FREQ=WEEKLY;BYDAY=MO","x-kept":1}"#),
+                                (other, #"{"recur":"every monday"}"#)] {
+                var versions = VersionsColumn.decode(try String.fetchOne(db, sql: "SELECT versions FROM task WHERE id = ?", arguments: [id])!)
+                for name in ["recur", "occurrence", "defer", "x-kept"] {
+                    versions[TaskField(rawValue: name)!] = Version(timestamp: HybridTimestamp(millis: 1_000), replica: replica)
+                }
+                try db.execute(sql: "UPDATE task SET extra = ?, versions = ? WHERE id = ?", arguments: [extra, VersionsColumn.encode(versions), id])
+            }
+        }
+        try queue.close()
+        let store = try TaskStore.open(location)
+        #expect(try store.schemaVersion() == 12)
+        let task = try #require(try store.task(TaskID(series)!))
+        #expect(task.recur == (try RecurrenceRule.parse("every monday")))
+        #expect(task.occurrence == OccurrenceID(series: TaskID(series)!, number: 3))
+        #expect(task.deferDate == (try DueDate.parse("2026-12-20")))
+        #expect(task.extra == [TaskField(rawValue: "x-kept")!: .int(1)])
+        #expect(task.versions[.recur]?.replica == replica && task.versions[.deferDate]?.replica == replica)
+        // Not the canonical text: dropped, not kept as an opaque register.
+        let plain = try #require(try store.task(TaskID(other)!))
+        #expect(plain.recur == nil && plain.extra.filter { $0.key.tagName == nil }.isEmpty)
+        let raw = try store.database.read { try String.fetchOne($0, sql: "SELECT extra FROM task WHERE id = ?", arguments: [other]) }
+        #expect(raw.map { !$0.contains("recur") } ?? true)
     }
 
     /// Schema v5 rewrites the versions column and the outbox (half the bytes

@@ -12,6 +12,10 @@ struct AddCommand: ParsableCommand {
     @Option(help: "30m, 1h, 1h30m, 90 (minutes).") var duration: String?
     @Option(help: "A category name.") var category: String?
     @Option(help: "YYYY-MM-DD, today, tomorrow, monday, eow, eom, +3d, 2w …") var due: String?
+    @Option(help: ArgumentHelp("Recur: every monday, every 2 weeks, monthly on the 31st, 3 days after done, FREQ=WEEKLY;BYDAY=MO ….", valueName: "rule"))
+    var recur: String?
+    @Option(name: .customLong("defer"), help: ArgumentHelp("Hide the task from both lists until this date (the same words as --due).", valueName: "date"))
+    var deferDate: String?
     @Option(help: "Free text.") var notes: String?
     @Option(help: ArgumentHelp("Read the notes from a file, or - for standard input.", valueName: "file")) var notesFile: String?
     @Option(name: .customLong("tag"), help: ArgumentHelp("A tag (repeatable).", valueName: "name")) var tags: [String] = []
@@ -21,7 +25,7 @@ struct AddCommand: ParsableCommand {
     /// The field options by their field-table names.
     var given: [String: String] {
         ["urgency": urgency, "importance": importance, "duration": duration, "category": category,
-         "due": due, "notes": notes].compactMapValues { $0 }
+         "due": due, "notes": notes, "recur": recur, "defer": deferDate].compactMapValues { $0 }
     }
 
     func validate() throws {

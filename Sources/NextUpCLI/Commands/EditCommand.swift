@@ -17,6 +17,10 @@ struct EditCommand: ParsableCommand {
     @Option(help: "30m, 1h, 1h30m, 90 or none.") var duration: String?
     @Option(help: "A category name or none.") var category: String?
     @Option(help: "YYYY-MM-DD, today, tomorrow, monday, eow, eom, +3d, 2w … or none.") var due: String?
+    @Option(help: ArgumentHelp("Recur: every monday, every 2 weeks, monthly on the 31st, 3 days after done, FREQ=WEEKLY;BYDAY=MO … or none.", valueName: "rule"))
+    var recur: String?
+    @Option(name: .customLong("defer"), help: ArgumentHelp("Hide the task from both lists until this date (the same words as --due) or none.", valueName: "date"))
+    var deferDate: String?
     @Option(help: "Free text or none.") var notes: String?
     @Option(help: ArgumentHelp("Read the notes from a file, or - for standard input.", valueName: "file")) var notesFile: String?
     @Option(name: .customLong("tag"), help: ArgumentHelp("Add a tag (repeatable).", valueName: "name")) var tags: [String] = []
@@ -40,7 +44,7 @@ struct EditCommand: ParsableCommand {
     /// The field options by their field-table names.
     var given: [String: String] {
         ["title": title, "urgency": urgency, "importance": importance, "duration": duration, "category": category,
-         "due": due, "notes": notes].compactMapValues { $0 }
+         "due": due, "notes": notes, "recur": recur, "defer": deferDate].compactMapValues { $0 }
     }
 
     /// The field values asked for, validated, in field-table order, then the tags.

@@ -97,6 +97,7 @@ enum JSONOutput {
         text("\"category\"", t.category)
         text("\"completed_at\"", t.completedAt)
         text("\"created\"", t.created)
+        text("\"defer\"", t.deferDate)
         bool("\"deleted\"", t.deleted)
         bool("\"done\"", t.done)
         text("\"due\"", t.due)
@@ -115,6 +116,8 @@ enum JSONOutput {
         bool("\"next_up\"", t.nextUp)
         if versions, let key = task.nextUpPosition { text("\"next_up_key\"", key) }
         text("\"notes\"", t.notes)
+        text("\"occurrence\"", t.occurrence)
+        text("\"recur\"", t.recur)
         text("\"source\"", t.source)
         let tags = t.tags ?? []
         collection("\"tags\"", "[", "]", tags.count) { i, out in JSONText.appendString(tags[i], to: &out) }

@@ -97,6 +97,23 @@ public struct FieldSpec: Sendable {
         FieldSpec(.externalID, json: "external_id", column: "external_id", .text, option: nil,
                   accepts: { optional($0) { TaskText.fits($0, characters: TaskText.maxLabelLength, bytes: TaskText.maxLabelBytes) } },
                   get: { $0.externalID.map { .string($0) } ?? .null }, set: { $0.externalID = $1.stringValue }),
+        // A rule typed in either spelling is stored as its canonical RRULE;
+        // the store's intents anchor it at the series' first due date and
+        // start the series (`occurrence`) when a task first gets one.
+        FieldSpec(.recur, json: "recur", column: "recur", .text, option: "recur",
+                  parse: { text, _ in .string(try RecurrenceRule.parse(text).rrule) },
+                  accepts: { optional($0) { (try? RecurrenceRule.parseRRULE($0))?.rrule == $0 } },
+                  get: { $0.recur.map { .string($0.rrule) } ?? .null },
+                  set: { $0.recur = $1.stringValue.flatMap { try? RecurrenceRule.parseRRULE($0) } }),
+        FieldSpec(.occurrence, json: "occurrence", column: "occurrence", .text, option: nil,
+                  accepts: { optional($0) { OccurrenceID($0)?.description == $0 } },
+                  get: { $0.occurrence.map { .string($0.description) } ?? .null },
+                  set: { $0.occurrence = $1.stringValue.flatMap(OccurrenceID.init) }),
+        FieldSpec(.deferDate, json: "defer", column: "defer", .text, option: "defer",
+                  parse: { text, today in .string(try DueDate.parse(text, today: today).description) },
+                  accepts: { optional($0) { (try? DueDate.parse($0))?.description == $0 } },
+                  get: { $0.deferDate.map { .string($0.description) } ?? .null },
+                  set: { $0.deferDate = $1.stringValue.flatMap { try? DueDate.parse($0) } }),
     ]
 
     static let byName: [String: TaskField] = Dictionary(uniqueKeysWithValues: table.map { ($0.field.rawValue, $0.field) })

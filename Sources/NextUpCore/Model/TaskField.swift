@@ -83,6 +83,15 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
     public static let created = TaskField(known: "created", 10)
     public static let source = TaskField(known: "source", 11)
     public static let externalID = TaskField(known: "external_id", 12)
+    /// A series' rule, its canonical RRULE text (``RecurrenceRule/rrule``);
+    /// null for a task that does not recur, or once its series is stopped.
+    public static let recur = TaskField(known: "recur", 13)
+    /// Which occurrence of which series the task is (``OccurrenceID``'s
+    /// text); kept after the series stops, so its history stays one series.
+    public static let occurrence = TaskField(known: "occurrence", 14)
+    /// The local date before which the task is in neither list (`defer`,
+    /// `YYYY-MM-DD` as `due`).
+    public static let deferDate = TaskField(known: "defer", 15)
 
     /// The known fields, in the order of the field table.
     public static var known: [TaskField] { FieldSpec.table.map(\.field) }

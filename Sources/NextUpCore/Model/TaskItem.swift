@@ -21,6 +21,14 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
     public var created: Int64 = 0
     public var source: String?
     public var externalID: String?
+    /// The rule of the series this task is the open occurrence of; nil for
+    /// a task that does not recur (or whose series was stopped).
+    public var recur: RecurrenceRule?
+    /// Which occurrence of which series the task is; nil for a plain task.
+    public var occurrence: OccurrenceID?
+    /// The local date the task appears on: before it, the task is in
+    /// neither list (``isDeferred(today:)``).
+    public var deferDate: DueDate?
     /// The version of every field that has ever been written.
     public var versions: [TaskField: Version] = [:]
 
@@ -33,6 +41,11 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
     /// TBD: some triage attribute (``TaskField/triage``) is unset. The store's
     /// SQL form of this rule is generated from the same list.
     public var isTBD: Bool { TaskField.triage.contains { value(of: $0) == .null } }
+    /// Deferred: its defer date is after `today` (the person's local date),
+    /// so it is in neither list until that date; `list --later` shows it.
+    public func isDeferred(today: DueDate) -> Bool { deferDate.map { $0 > today } ?? false }
+    /// Whether the task is an occurrence of a series that goes on (it has a rule).
+    public var isRecurring: Bool { recur != nil }
 
     /// The newest field version's timestamp (DESIGN.md §2: `modified`).
     public var modified: HybridTimestamp { versions.values.map(\.timestamp).max() ?? .zero }

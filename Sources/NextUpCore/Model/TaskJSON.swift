@@ -23,6 +23,13 @@ public struct TaskJSON: Decodable, Equatable, Sendable {
     public var completedAt: String?
     public var source: String?
     public var externalID: String?
+    /// The series' rule (``RecurrenceRule/rrule``; an import also takes
+    /// people's words).
+    public var recur: String?
+    /// ``OccurrenceID``'s text.
+    public var occurrence: String?
+    /// The defer date, `YYYY-MM-DD`.
+    public var deferDate: String?
     /// The tags; nil (or absent) leaves a task's tags as they are on import.
     public var tags: [String]?
     /// Registers that are not known fields (tag elements aside): written by a
@@ -42,6 +49,7 @@ public struct TaskJSON: Decodable, Equatable, Sendable {
         case nextUp = "next_up", nextUpKey = "next_up_key", deleted, created, modified
         case completedAt = "completed_at", source
         case externalID = "external_id"
+        case recur, occurrence, deferDate = "defer"
         case tags, extra, versions
     }
 
@@ -68,6 +76,9 @@ public struct TaskJSON: Decodable, Equatable, Sendable {
         completedAt = t.completedAt.map(Timestamps.rfc3339)
         source = t.source
         externalID = t.externalID
+        recur = t.recur?.rrule
+        occurrence = t.occurrence?.description
+        deferDate = t.deferDate?.description
         tags = t.tags
         if !t.extra.isEmpty {
             let opaque = t.extra.filter { $0.key.tagName == nil }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The store's schema and its versioned migrations.
@@ -28,7 +29,7 @@ public enum StoreSchema {
         try db.execute(sql: "PRAGMA page_size = \(pageSize)")
     }
 
-    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"]
+    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -229,6 +230,41 @@ public enum StoreSchema {
                 UPDATE task SET title_fold = nextup_fold(title) WHERE title_fold <> nextup_fold(title);
                 PRAGMA user_version = 11;
                 """)
+        }
+        // v12: the fields of recurring tasks and defer dates (issue 35) get
+        // columns: `recur` (the series' rule, canonical RRULE text),
+        // `occurrence` (`<series id>#<n>`) and `defer` (`YYYY-MM-DD`), and
+        // `defer` joins the lists' covering index (a deferred task is in
+        // neither list). A value an earlier build held as an opaque register
+        // of that name (in `extra`, its version already in `versions`) moves
+        // into its column when the field accepts it, and leaves `extra`.
+        m.registerMigration("v12") { db in
+            try db.execute(sql: """
+                ALTER TABLE task ADD COLUMN recur TEXT;
+                ALTER TABLE task ADD COLUMN occurrence TEXT;
+                ALTER TABLE task ADD COLUMN "defer" TEXT;
+                DROP INDEX task_list;
+                CREATE INDEX task_list ON task(created, next_up, deleted, completed_at, urgency, importance, duration, category, due, title_fold, "defer")
+                    WHERE deleted = 0 AND completed_at IS NULL;
+                """)
+            let moved: [TaskField] = [.recur, .occurrence, .deferDate]
+            let paths = moved.map { "'$.\($0.rawValue)'" }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, extra FROM task WHERE json_valid(extra) AND (\(paths.map { "json_type(extra, \($0)) IS NOT NULL" }.joined(separator: " OR ")))
+                """)
+            let update = try db.makeStatement(sql: """
+                UPDATE task SET recur = ?, occurrence = ?, "defer" = ?,
+                    extra = nullif(json_remove(extra, \(paths.joined(separator: ", "))), '{}') WHERE id = ?
+                """)
+            for row in rows {
+                let object = (try? JSONDecoder().decode([String: FieldValue].self, from: Data((row["extra"] as String).utf8))) ?? [:]
+                let values = moved.map { field -> String? in
+                    guard let value = object[field.rawValue], field.accepts(value) else { return nil }
+                    return value.stringValue
+                }
+                try update.execute(arguments: [values[0], values[1], values[2], row["id"] as String])
+            }
+            try db.execute(sql: "PRAGMA user_version = 12")
         }
         return m
     }

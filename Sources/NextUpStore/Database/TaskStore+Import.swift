@@ -233,7 +233,24 @@ extension TaskStore {
         if let created { fields.append((.created, .int(created))) }
         if let source = r.source { fields.append((.source, .string(try TaskText.label(source, name: "source")))) }
         if let ext = r.externalID { fields.append((.externalID, .string(try TaskText.label(ext, name: "external_id")))) }
-        for (name, value) in (r.extra ?? [:]).sorted(by: { $0.key < $1.key }) {
+        // A file from a build that kept `recur`, `occurrence` or `defer` as
+        // opaque registers has them in `extra`: taken as the fields.
+        let opaque = r.extra ?? [:]
+        func kept(_ field: TaskField, _ value: String?) -> String? { value ?? opaque[field.rawValue]?.stringValue }
+        let due = try r.due.map { try DueDate.parse($0) }
+        fields.append((.recur, try kept(.recur, r.recur).map { text in
+            let rule = try RecurrenceRule.parse(text)
+            return .string((due.map { rule.anchored(at: $0) } ?? rule).rrule)
+        } ?? .null))
+        fields.append((.occurrence, try kept(.occurrence, r.occurrence).map { text in
+            guard let occurrence = OccurrenceID(text) else {
+                throw fail("'occurrence' must be <series id>#<number>, not '\(Sanitizer.visible(text))'")
+            }
+            return .string(occurrence.description)
+        } ?? (kept(.recur, r.recur) != nil ? .string(OccurrenceID.first(of: id).description) : .null)))
+        fields.append((.deferDate, try kept(.deferDate, r.deferDate).map { .string(try DueDate.parse($0).description) } ?? .null))
+        for (name, value) in opaque.sorted(by: { $0.key < $1.key }) {
+            if [TaskField.recur, .occurrence, .deferDate].contains(where: { $0.rawValue == name }) { continue }
             guard let field = TaskField(rawValue: name), !field.isKnown, field.tagName == nil, field.accepts(value) else {
                 throw fail("'extra' holds '\(Sanitizer.visible(name))', which is not a field this build can keep")
             }

@@ -45,7 +45,7 @@ extension TaskStore {
         try writeSession { session in
             var task = TaskItem(id: TaskID.make())
             let before = task
-            var fields = try Self.spelledAsInUse(draft.fields, task: task, session.db)
+            var fields = RecurrenceStep.starting(try Self.spelledAsInUse(draft.fields, task: task, session.db), on: task)
             fields.append((.created, .int(session.now)))
             if draft.nextUp { fields.append((.nextUp, .string(try Self.bottomOfNextUp(session.db)))) }
             let changes = try session.write(fields, to: &task)
@@ -72,7 +72,7 @@ extension TaskStore {
         try writeSession { session in
             guard var task = try TaskRow.fetchOne(session.db, id: id) else { throw StoreError.unknownTask(id.rawValue) }
             let before = task
-            var all = try Self.spelledAsInUse(fields, task: task, session.db)
+            var all = RecurrenceStep.starting(try Self.spelledAsInUse(fields, task: task, session.db), on: task)
             var others: [(TaskID, String)] = []
             if let place {
                 let keys = try Self.keys(placing: task, at: place, session.db)

@@ -1,0 +1,20 @@
+extension RecurrenceStep {
+    /// The fields a write sets on `task`, made whole for a series: a rule
+    /// (`recur`) is anchored at the task's due date — the one written with
+    /// it, else the one it has (``RecurrenceRule/anchored(at:)``) — and a
+    /// rule set on a task that is not an occurrence yet starts a series
+    /// under the task's own id (``OccurrenceID/first(of:)``). A rule
+    /// cleared leaves `occurrence` as it is, so the task's history stays
+    /// one series'. Fields that set no rule come back unchanged.
+    public static func starting(_ fields: [(TaskField, FieldValue)], on task: TaskItem) -> [(TaskField, FieldValue)] {
+        guard let index = fields.lastIndex(where: { $0.0 == .recur }),
+              let text = fields[index].1.stringValue, let rule = try? RecurrenceRule.parseRRULE(text) else { return fields }
+        var fields = fields
+        let due = fields.last { $0.0 == .due }.map { $0.1.stringValue.flatMap { try? DueDate.parse($0) } } ?? task.due
+        if let due, !rule.isAnchored { fields[index].1 = .string(rule.anchored(at: due).rrule) }
+        if task.occurrence == nil, !fields.contains(where: { $0.0 == .occurrence }) {
+            fields.append((.occurrence, .string(OccurrenceID.first(of: task.id).description)))
+        }
+        return fields
+    }
+}
