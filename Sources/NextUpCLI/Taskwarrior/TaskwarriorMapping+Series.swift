@@ -21,7 +21,7 @@ extension TaskwarriorMapping {
         var out: [[String: Any]] = []
         var series: [TaskID: [(number: Int, task: TaskItem)]] = [:]
         for t in all {
-            guard case .string(let text) = t.value(of: .occurrence), let occurrence = OccurrenceID(text) else {
+            guard let occurrence = t.occurrence else {
                 out.append(object(t, options))
                 continue
             }
@@ -121,18 +121,7 @@ extension TaskwarriorMapping {
     }
 
     /// A task's rule; nil when it has none (never had, or stopped).
-    static func rule(of t: TaskItem) -> RecurrenceRule? {
-        guard case .string(let text) = t.value(of: .recur) else { return nil }
-        return try? RecurrenceRule.parse(text)
-    }
-
-    /// A task's defer date.
-    static func deferDate(of t: TaskItem) -> DueDate? {
-        guard case .string(let text) = t.value(of: deferField) else { return nil }
-        return try? DueDate.parse(text)
-    }
-
-    static let deferField = TaskField(rawValue: "defer")!
+    static func rule(of t: TaskItem) -> RecurrenceRule? { t.recur }
 
     /// Local midnight of `date` in Taskwarrior's form.
     static func midnight(_ date: DueDate, _ options: Options) -> String {
@@ -160,16 +149,10 @@ extension TaskwarriorMapping {
 extension TaskJSON {
     /// The series fields of an occurrence: its rule (nil: stopped) and which one it is.
     mutating func setSeries(rule: RecurrenceRule?, occurrence: OccurrenceID) {
-        var extra = self.extra ?? [:]
-        extra["recur"] = rule.map { .string($0.rrule) } ?? .null
-        extra["occurrence"] = .string(occurrence.description)
-        self.extra = extra
+        recur = rule?.rrule
+        self.occurrence = occurrence.description
     }
 
     /// The defer date (`YYYY-MM-DD`), or none.
-    mutating func setDefer(_ date: String?) {
-        var extra = self.extra ?? [:]
-        extra["defer"] = date.map { .string($0) } ?? .null
-        self.extra = extra
-    }
+    mutating func setDefer(_ date: String?) { deferDate = date }
 }

@@ -268,10 +268,10 @@ enum TaskwarriorMapping {
         func reads(_ kept: String?, as date: DueDate) -> Bool {
             kept.flatMap(TaskwarriorDate.parse).map { localDate($0, options) == date } ?? false
         }
-        if let date = deferDate(of: t) {
+        if let date = t.deferDate {
             o["wait"] = reads(keptWait, as: date) || (keptWait == nil && reads(keptScheduled, as: date)) ? keptWait : midnight(date, options)
             o["scheduled"] = keptScheduled
-        } else if t.versions[deferField] == nil {
+        } else if t.versions[.deferDate] == nil {
             o["wait"] = keptWait
             o["scheduled"] = keptScheduled
         }

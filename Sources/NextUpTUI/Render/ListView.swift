@@ -61,7 +61,7 @@ enum ListView {
         else { base = .normal }
         var b = LineBuilder(width: width)
         // The marker column: the cursor, then `↻` for a repeating task.
-        b.add((selected ? "▸" : " ") + (task.map { $0.value(of: .recur) != .null } == true ? "↻" : " "), base, exactly: RowColumns.marker)
+        b.add((selected ? "▸" : " ") + (task?.isRecurring == true ? "↻" : " "), base, exactly: RowColumns.marker)
         guard let task else {
             b.add("…", .unset)
             return b.line(padding: base)

@@ -143,9 +143,8 @@ public final class MemoryBackend: TaskBackend {
         var edits: [(TaskField, FieldValue)]
         var successor: RecurrenceStep.Successor?
         switch write {
-        case .setRecurrence(let id, let rule):
-            edits = [(.recur, rule.map { .string($0.rrule) } ?? .null)]
-            if rule != nil, task.occurrenceID == nil { edits.append((.occurrence, .string(OccurrenceID.first(of: id).description))) }
+        case .setRecurrence(_, let rule):
+            edits = RecurrenceStep.starting([(.recur, rule.map { .string($0.rrule) } ?? .null)], on: task)
         case .setDefer(_, let date):
             edits = [(TaskItem.deferField, date.map { .string($0.description) } ?? .null)]
         case .skipOccurrence, .completeOccurrence, .stopSeries:

@@ -60,15 +60,12 @@ public final class StoreBackend: TaskBackend {
         case .removeFromNextUp(let id): return try store.removeFromNextUp(id, expecting: seen).outcome
         case .placeInNextUp(let id, let place): return try store.placeInNextUp(id, place, expecting: seen).outcome
         case .setRecurrence(let id, let rule):
-            var fields: [(TaskField, FieldValue)] = [(.recur, rule.map { .string($0.rrule) } ?? .null)]
-            if rule != nil, try store.tasks(ids: [id]).first?.occurrenceID == nil {
-                fields.append((.occurrence, .string(OccurrenceID.first(of: id).description)))
-            }
-            return try store.edit(id, set: fields, expecting: seen).outcome
+            return try set(id, .recur, rule.map { .string($0.rrule) } ?? .null, seen)
         case .setDefer(let id, let date):
             return try set(id, TaskItem.deferField, date.map { .string($0.description) } ?? .null, seen)
-        case .skipOccurrence, .completeOccurrence, .stopSeries:
-            throw TaskInputError("skipping and stopping need the store's series intents")
+        case .skipOccurrence(let id, let day): return try store.skipOccurrence(id, today: day, expecting: seen).outcome
+        case .completeOccurrence(let id, let day): return try store.completeOccurrence(id, today: day, expecting: seen).outcome
+        case .stopSeries(let id): return try store.stopSeries(id, expecting: seen).outcome
         }
     }
 
@@ -79,4 +76,8 @@ public final class StoreBackend: TaskBackend {
 
 extension TaskStore.WriteResult {
     var outcome: (task: TaskItem, changed: Bool) { (task, isChange) }
+}
+
+extension TaskStore.SeriesStep {
+    var outcome: (task: TaskItem, changed: Bool) { (task, !changes.isEmpty) }
 }
