@@ -81,6 +81,48 @@ import Testing
         #expect(series.keys.sorted() == [1, 2, 3] && openOnes(series) == [3])
         let due = Array(try #require(made[2]?["due"] as? String))
         #expect(series[3]?["due"] as? String == String(due[0..<4]) + "-" + String(due[4..<6]) + "-" + String(due[6..<8]))
+
+        // Completing in nextup makes occurrence 4, which Taskwarrior made
+        // ahead already: it goes back under that instance's uuid, not as a
+        // second instance of its index.
+        let third = try #require(series[3]?["id"] as? String)
+        #expect(try side.nextup.run("done", third).status == 0)
+        try side.toTaskwarrior()
+        try side.task("next")
+        let after = try instances(side, "Water plants")
+        #expect(after[3]?["uuid"] as? String == made[3]!["uuid"] as? String)
+        #expect(after[2]?["status"] as? String == "completed" && after[3]?["status"] as? String == "pending")
+        try side.toNextup()
+        series = try occurrences(side, "Water plants")
+        #expect(series.keys.sorted() == [1, 2, 3, 4] && openOnes(series) == [4])
+        #expect(series[4]?["external_id"] as? String == made[3]!["uuid"] as? String)
+    }
+
+    /// A series made in nextup goes to Taskwarrior as a template and its
+    /// instance; `task` runs that make instances ahead, and completing on
+    /// either side, never make a second live occurrence or a second
+    /// instance of an index.
+    @Test func aSeriesMadeInNextupSurvivesTaskRuns() throws {
+        let side = TaskwarriorSide(scratch: scratch)
+        let id = try side.nextup.run("add", "Stretch", "--due", "today", "--recur", "daily").out
+        try side.toTaskwarrior()
+        try side.task("next")
+        let made = try instances(side, "Stretch")
+        #expect(made[0] != nil && made.count >= 2, "Taskwarrior made the next one ahead: \(made.keys.sorted())")
+        #expect(try side.taskwarriorTasks()[id]?["status"] as? String == "recurring", "the template is the series")
+        try side.toNextup()
+        var series = try occurrences(side, "Stretch")
+        #expect(series.keys.sorted() == [1] && openOnes(series) == [1])
+        #expect(try side.nextup.run("done", id).status == 0)
+        try side.toTaskwarrior()
+        try side.task("next")
+        let after = try instances(side, "Stretch")
+        #expect(after[0]?["status"] as? String == "completed")
+        #expect(after[1]?["uuid"] as? String == made[1]?["uuid"] as? String, "occurrence 2 is the instance made ahead")
+        try side.toNextup()
+        series = try occurrences(side, "Stretch")
+        #expect(openOnes(series) == [2] && series.keys.sorted() == [1, 2])
+        #expect(series[2]?["recur"] as? String == "FREQ=DAILY")
     }
 
     /// `wait` (else `scheduled`) is the defer date, and the way back keeps

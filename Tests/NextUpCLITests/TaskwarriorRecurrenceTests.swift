@@ -1,3 +1,4 @@
+import Foundation
 import NextUpCore
 import Testing
 @testable import NextUpCLI
@@ -48,5 +49,44 @@ import Testing
         let rule = try #require(TaskwarriorRecurrence.rule("weekly", firstDue: Self.jan31, until: until))
         #expect(rule.until == until && rule.rrule.contains("UNTIL=20270630"))
         #expect(TaskwarriorRecurrence.word(for: rule, firstDue: Self.jan31) == "weekly")
+    }
+}
+
+/// The way back of a series (issue 35): occurrences nextup made go to
+/// Taskwarrior under the uuid of the instance Taskwarrior made ahead for
+/// their index, and the template's mask covers them all.
+@Suite struct TaskwarriorSeriesOutTests {
+    let options = TaskwarriorMapping.Options(timeZone: TimeZone(identifier: "UTC")!)
+
+    @Test func anOccurrenceNextupMadeTakesTheUuidOfTheInstanceMadeAhead() throws {
+        let template = TaskID.make(), ahead = TaskID.make(), instance = TaskID.make()
+        let rule = try #require(TaskwarriorRecurrence.rule("daily", firstDue: try DueDate(year: 2027, month: 1, day: 1), until: nil))
+        let kept = """
+            {"imask":0,"nextup_ahead":{"2":"\(ahead.rawValue)"},"nextup_template":{"uuid":"\(template.rawValue)","status":"recurring","recur":"daily","due":"20270101T000000Z","mask":"--","entry":"20261231T000000Z"},"parent":"\(template.rawValue)","recur":"daily","rtype":"periodic"}
+            """
+        var first = TaskItem(id: OccurrenceID(series: template, number: 1).taskID)
+        first.title = "Daily"
+        first.due = try DueDate(year: 2027, month: 1, day: 1)
+        first.completedAt = 1_800_000_000_000
+        first.recur = rule
+        first.occurrence = OccurrenceID(series: template, number: 1)
+        first.source = "taskwarrior"
+        first.externalID = instance.rawValue
+        first.extra[TaskField(rawValue: TaskwarriorMapping.keptField)!] = .string(kept)
+        var second = TaskItem(id: OccurrenceID(series: template, number: 2).taskID)
+        second.title = "Daily"
+        second.due = try DueDate(year: 2027, month: 1, day: 2)
+        second.recur = rule
+        second.occurrence = OccurrenceID(series: template, number: 2)
+        let objects = TaskwarriorMapping.objects([first, second], options)
+        var byUUID: [String: [String: Any]] = [:]
+        for o in objects { byUUID[o["uuid"] as? String ?? ""] = o }
+        #expect(objects.count == 3)
+        #expect(byUUID[template.rawValue]?["mask"] as? String == "+-")
+        #expect(byUUID[template.rawValue]?["status"] as? String == "recurring")
+        #expect(byUUID[instance.rawValue]?["status"] as? String == "completed")
+        let made = try #require(byUUID[ahead.rawValue], "occurrence 2 under the uuid Taskwarrior made ahead: \(byUUID.keys)")
+        #expect(made["imask"] as? Int == 1 && made["parent"] as? String == template.rawValue && made["recur"] as? String == "daily")
+        #expect(made[TaskwarriorSeries.aheadKey] == nil && made[TaskwarriorSeries.templateKey] == nil)
     }
 }
