@@ -68,7 +68,10 @@ extension Reducer {
     /// The later view: the lists show only deferred tasks (the filter
     /// `is:later`), until the key is pressed again.
     static func toggleLater(_ state: inout AppState) -> [Effect] {
-        guard let later = try? ListFilter.parse(AppState.laterQuery) else { return [] }
+        guard let later = try? ListFilter.parse(AppState.laterQuery) else {
+            state.say("the later view needs the filter \(AppState.laterQuery), which this build does not know", error: true)
+            return []
+        }
         if state.filter == later {
             state.filter = ListFilter()
             state.say("back to the lists")
