@@ -102,36 +102,4 @@ import Testing
             }
         }
     }
-
-    /// Issue 34, 4: a recurring template is kept only for the way back: it is
-    /// in no list and answers to no id (so it cannot be restored into a
-    /// duplicate), and it goes back to Taskwarrior as it came.
-    @Test func aRecurringTemplateIsHiddenEverywhereAndGoesBack() throws {
-        let side = TaskwarriorSide(scratch: scratch)
-        try side.task("add", "Weekly review", "due:2026-12-01", "recur:weekly")
-        try side.task("list")  // makes the first instance
-        let before = try side.taskwarriorTasks()
-        let template = try #require(before.values.first { $0["status"] as? String == "recurring" }?["uuid"] as? String)
-        let imported = try side.toNextup()
-        #expect(imported.stdout.contains("kept 1 recurring template"), "\(imported)")
-
-        for scope in ["--deleted", "--all", "--done"] {
-            let listed = try side.nextup.run("list", scope)
-            #expect(!listed.stdout.contains(String(template.prefix(8))), "\(scope): \(listed)")
-        }
-        #expect(try side.nextup.run("list", "--all").stdout.components(separatedBy: "Weekly review").count == 2)
-        let restore = try side.nextup.run("restore", template)
-        #expect(restore.status == 1, "\(restore)")
-        #expect(try side.nextup.run("show", template).status == 1)
-        #expect(try side.nextup.run("count").out == "1")
-        #expect(try side.nextupTasks()[template] != nil, "a backup keeps it")
-
-        try side.toTaskwarrior()
-        let after = try side.taskwarriorTasks()
-        #expect(after[template]?["status"] as? String == "recurring")
-        #expect(after.values.filter { $0["description"] as? String == "Weekly review" && $0["status"] as? String == "pending" }.count == 1)
-        for key in ["recur", "mask", "due", "entry", "description"] {
-            #expect("\(after[template]?[key] ?? "absent")" == "\(before[template]?[key] ?? "absent")", "\(key)")
-        }
-    }
 }

@@ -20,7 +20,7 @@ struct ExportCommand: ParsableCommand {
         let data: Data
         if to == .taskwarrior {
             let mapping = taskwarrior.options(context.config.taskwarrior)
-            let objects = all.map { TaskwarriorMapping.object($0, mapping) }
+            let objects = TaskwarriorMapping.objects(all, mapping)
             data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
         } else {
             data = JSONOutput.data(TaskOrdering.taking(TaskOrdering.exportOrder(all), from: all), versions: true)
@@ -58,7 +58,7 @@ struct ImportCommand: ParsableCommand {
     /// The file is read and checked whole before the store is opened, so a
     /// rejected file never creates a store.
     func run() throws {
-        let (records, templates, skipped) = try readRecords()
+        let (records, templates, series, skipped) = try readRecords()
         var imported: TaskStore.ImportSummary?
         let context = try CommandContext.open(global, creating: true) { location in
             let opened = try TaskStore.openImporting(location, records, overwrite: overwrite)
@@ -75,6 +75,9 @@ struct ImportCommand: ParsableCommand {
         if let ahead = summary.aheadMillis {
             Terminal.printError("warning: \(file) holds changes \(SyncReport.duration(ahead)) ahead of this machine's clock (imported anyway); "
                                 + "check the clocks — `nextup doctor` names the machine whose clock runs ahead")
+        }
+        if series > 0 {
+            print("imported \(series) recurring series from Taskwarrior (one live occurrence each, the done ones in the history)")
         }
         if templates > 0 {
             print("kept \(templates) recurring template\(templates == 1 ? "" : "s") hidden for the way back (their tasks imported as plain tasks)")
@@ -103,19 +106,19 @@ extension ImportCommand {
         return first["uuid"] != nil && first["description"] != nil && first["title"] == nil
     }
 
-    /// The file's records (how many recurring templates they hold, and the
-    /// items skipped).
-    func readRecords() throws -> (records: [TaskJSON], templates: Int, skipped: [String]) {
+    /// The file's records (how many recurring templates they hold hidden, how
+    /// many series they make, and the items skipped).
+    func readRecords() throws -> (records: [TaskJSON], templates: Int, series: Int, skipped: [String]) {
         guard from == .taskwarrior else {
             let data = try Self.contents(of: file)
-            do { return (try JSONOutput.decodeTasks(data), 0, []) } catch {
+            do { return (try JSONOutput.decodeTasks(data), 0, 0, []) } catch {
                 guard Self.looksLikeTaskwarrior(data) else { throw error }
                 throw CLIError("import: this looks like a Taskwarrior export; use --from taskwarrior (nextup import --from taskwarrior \(file))")
             }
         }
         let read = try TaskwarriorImport(Self.contents(of: file), taskwarrior.options(try CommandContext.loadConfig().taskwarrior))
         try taskwarriorImport.check(read)
-        return (read.records, read.templates, read.bad)
+        return (read.records, read.templates, read.series, read.bad)
     }
 }
 

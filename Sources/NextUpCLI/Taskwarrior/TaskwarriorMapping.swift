@@ -20,7 +20,9 @@ import NextUpCore
 /// project, or its first segment); `tags` → tags, but `next` (or a set
 /// `start`) → Next Up and the urgency tag → urgency; `due` → the due date in
 /// the local time zone; `status` pending/waiting → open, completed → done at
-/// `end`, deleted → deleted, recurring templates → kept hidden (deleted);
+/// `end`, deleted → deleted; a recurring template and its instances → one
+/// series (``TaskwarriorSeries``; a template nextup has no rule for is kept
+/// hidden); `wait`, else `scheduled` → the defer date;
 /// `entry` → created; `modified` → the version time of every imported field;
 /// urgency and duration from a tag or UDA the user names, else from
 /// nextup's own attributes (``urgencyMarker``, ``durationMarker``), which
@@ -72,9 +74,9 @@ enum TaskwarriorMapping {
 
     // MARK: In
 
-    static func record(_ t: TaskwarriorTask, _ options: Options) throws -> TaskJSON {
+    static func record(_ t: TaskwarriorTask, _ options: Options, place: TaskwarriorSeries.Place? = nil) throws -> TaskJSON {
         var r = TaskJSON(title: try TaskText.title(t.description))
-        r.id = t.uuid.rawValue
+        r.id = (place?.occurrence.taskID ?? t.uuid).rawValue
         r.source = source
         r.externalID = t.uuid.rawValue
         r.created = t.entry.map(Timestamps.rfc3339)
@@ -112,6 +114,18 @@ enum TaskwarriorMapping {
         case .deleted: r.deleted = true
         case .recurring: r.deleted = true  // a template: hidden, kept for the way back
         }
+        // Taskwarrior's `wait` (hidden until) and `scheduled` (not to start
+        // before): the defer date, `wait` first; both stay kept.
+        let deferFrom = t.other["wait"] ?? t.other["scheduled"]
+        r.setDefer(deferFrom.flatMap(unquoted).flatMap(TaskwarriorDate.parse).map { localDate($0, options).description })
+        if let place {
+            r.setSeries(rule: place.rule, occurrence: place.occurrence)
+            if let template = place.template { keep[TaskwarriorSeries.templateKey] = template }
+            if !place.ahead.isEmpty {
+                keep[TaskwarriorSeries.aheadKey] = "{" + place.ahead.sorted { $0.key < $1.key }
+                    .map { "\"\($0.key)\":" + jsonString($0.value) }.joined(separator: ",") + "}"
+            }
+        }
         if t.status != .pending { keep["status"] = jsonString(t.status.rawValue) }
         if let end = t.end, t.status != .completed { keep["end"] = jsonString(TaskwarriorDate.format(end)) }
         if let name = options.urgencyFrom {
@@ -135,7 +149,7 @@ enum TaskwarriorMapping {
         }
         // A recurring template is kept only for the way back: hidden from
         // every list and lookup (and shown again should it stop being one).
-        r.extra = [keptField: .string(text), TaskField.hidden.rawValue: t.status == .recurring ? .bool(true) : .null]
+        r.extra = (r.extra ?? [:]).merging([keptField: .string(text), TaskField.hidden.rawValue: t.status == .recurring && place == nil ? .bool(true) : .null]) { $1 }
         return r
     }
 
@@ -243,8 +257,24 @@ enum TaskwarriorMapping {
     static func object(_ t: TaskItem, _ options: Options) -> [String: Any] {
         let keptValues = keptValues(t)
         var o: [String: Any] = [:]
-        let handled: Set<String> = ["status", "end", "priority", "project", "due", "start", "annotations", "tags", "description"]
+        let handled: Set<String> = ["status", "end", "priority", "project", "due", "start", "annotations", "tags", "description",
+                                    "wait", "scheduled", TaskwarriorSeries.templateKey, TaskwarriorSeries.aheadKey,
+                                    TaskwarriorSeries.occurrenceMarker, TaskwarriorSeries.ruleMarker]
         for (name, value) in keptValues where !handled.contains(name) { o[name] = value }
+        // The defer date: the kept `wait` or `scheduled` while it still reads
+        // as it, else `wait` at its local midnight. A defer date never
+        // written in nextup (an import before it was mapped) keeps both.
+        let keptWait = keptValues["wait"] as? String, keptScheduled = keptValues["scheduled"] as? String
+        func reads(_ kept: String?, as date: DueDate) -> Bool {
+            kept.flatMap(TaskwarriorDate.parse).map { localDate($0, options) == date } ?? false
+        }
+        if let date = t.deferDate {
+            o["wait"] = reads(keptWait, as: date) || (keptWait == nil && reads(keptScheduled, as: date)) ? keptWait : midnight(date, options)
+            o["scheduled"] = keptScheduled
+        } else if t.versions[.deferDate] == nil {
+            o["wait"] = keptWait
+            o["scheduled"] = keptScheduled
+        }
         o["uuid"] = t.id.rawValue
         let keptDescription = keptValues["description"] as? String
         o["description"] = keptDescription.flatMap { (try? TaskText.title($0)) == t.title ? $0 : nil } ?? t.title
@@ -257,7 +287,7 @@ enum TaskwarriorMapping {
             o["status"] = "completed"
             o["end"] = TaskwarriorDate.format(done)
         } else {
-            o["status"] = keptStatus == "waiting" ? "waiting" : "pending"
+            o["status"] = keptStatus == "waiting" && o["wait"] != nil ? "waiting" : "pending"
         }
         if o["end"] == nil, let end = keptValues["end"] { o["end"] = end }
         // Priority: the letter back, or a kept custom value.

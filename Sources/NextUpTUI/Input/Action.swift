@@ -33,6 +33,11 @@ public enum Action: String, CaseIterable, Sendable {
     case help
     case quit
     case redraw
+    case setRecurrence = "set-recurrence"
+    case setDefer = "set-defer"
+    case skipOccurrence = "skip-occurrence"
+    case stopSeries = "stop-series"
+    case later
 
     /// One line for the help overlay.
     public var summary: String {
@@ -69,6 +74,11 @@ public enum Action: String, CaseIterable, Sendable {
         case .help: return "this help"
         case .quit: return "quit"
         case .redraw: return "redraw the screen"
+        case .setRecurrence: return "repeat (every monday, 3 days after done, or an RRULE)"
+        case .setDefer: return "defer until a date: in neither list before it"
+        case .skipOccurrence: return "skip this occurrence of a repeating task (asks)"
+        case .stopSeries: return "stop repeating (asks)"
+        case .later: return "later: deferred tasks (again goes back)"
         }
     }
 }

@@ -42,6 +42,11 @@ public struct KeyMap: Equatable, Sendable {
         .char("?"): .help,
         .char("q"): .quit,
         .ctrl("l"): .redraw,
+        .char("O"): .setRecurrence,
+        .char("w"): .setDefer,
+        .char("S"): .skipOccurrence,
+        .char("X"): .stopSeries,
+        .char("L"): .later,
     ])
 
     public func action(for key: Key) -> Action? { actions[key] }

@@ -43,7 +43,9 @@ enum HelpView {
         return out
     }
 
-    /// Every line of the help below its title.
+    /// Every line of the help below its title: the keys, then a few lines
+    /// of notes, left out when only they would make the help scroll (each
+    /// note is also said when it applies).
     static func bodyLines(_ state: AppState, width: Int) -> [ScreenLine] {
         let entries = Action.allCases.map { action -> (String, String, String) in
             let keys = state.keyMap.keys(for: action).map(\.name).joined(separator: " ")
@@ -70,6 +72,8 @@ enum HelpView {
             }
             out.append(b.line())
         }
+        let notes = 4
+        if 1 + out.count + notes > height(state), 1 + out.count <= height(state) { return out }
         for text in [" Lists reload by themselves when this or another machine changes a task.",
                      " A key, z or Z on a field changed elsewhere since writes nothing and says so;",
                      " a prompt asks first: o overwrite · k keep theirs · e edit.",

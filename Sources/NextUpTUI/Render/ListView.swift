@@ -60,7 +60,8 @@ enum ListView {
         else if task?.isDone == true { base = .done }
         else { base = .normal }
         var b = LineBuilder(width: width)
-        b.add(selected ? "▸ " : "  ", base, exactly: RowColumns.marker)
+        // The marker column: the cursor, then `↻` for a repeating task.
+        b.add((selected ? "▸" : " ") + (task?.isRecurring == true ? "↻" : " "), base, exactly: RowColumns.marker)
         guard let task else {
             b.add("…", .unset)
             return b.line(padding: base)

@@ -103,10 +103,11 @@ public final class MemoryBackend: TaskBackend {
             tasks[id] = t
             return (t, t != task)
         }
+        if let outcome = try performSeries(write, task, seen) { return outcome }
         var keys: [(TaskID, String)] = []
         let own: (TaskField, FieldValue)
         switch write {
-        case .add, .setTags: fatalError("handled above")
+        case .add, .setTags, .setRecurrence, .setDefer, .skipOccurrence, .completeOccurrence, .stopSeries: fatalError("handled above")
         case .setTitle(_, let s): own = (.title, .string(s))
         case .setUrgency(_, let u): own = (.urgency, u.map { .string($0.rawValue) } ?? .null)
         case .setImportance(_, let i): own = (.importance, i.map { .int(Int64($0.rawValue)) } ?? .null)
@@ -133,6 +134,49 @@ public final class MemoryBackend: TaskBackend {
         tasks[id] = t
         for (other, key) in keys.dropFirst() { edit(other, .nextUp, .string(key)) }
         return (t, t != task)
+    }
+
+    /// The writes of series and defer dates, with Core's ``RecurrenceStep``
+    /// as the store makes them: the occurrence written conditionally, its
+    /// successor made unless its id is held already.
+    private func performSeries(_ write: Write, _ task: TaskItem, _ seen: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool)? {
+        var edits: [(TaskField, FieldValue)]
+        var successor: RecurrenceStep.Successor?
+        switch write {
+        case .setRecurrence(_, let rule):
+            edits = RecurrenceStep.starting([(.recur, rule.map { .string($0.rrule) } ?? .null)], on: task)
+        case .setDefer(_, let date):
+            edits = [(TaskItem.deferField, date.map { .string($0.description) } ?? .null)]
+        case .skipOccurrence, .completeOccurrence, .stopSeries:
+            guard let rule = task.recurrence, let occurrence = task.occurrenceID else { throw Failure(description: "this task does not repeat") }
+            let outcome: RecurrenceStep.Outcome
+            do {
+                switch write {
+                case .skipOccurrence(_, let day): outcome = try RecurrenceStep.skip(task, occurrence: occurrence, rule: rule, on: day, at: now)
+                case .completeOccurrence(_, let day):
+                    outcome = try RecurrenceStep.complete(task, occurrence: occurrence, rule: rule, doneOn: day, at: now)
+                default: outcome = try RecurrenceStep.stop(task, occurrence: occurrence)
+                }
+            } catch let error as TaskInputError {
+                throw Failure(description: error.message)
+            }
+            edits = outcome.closingEdits
+            successor = outcome.successor
+        default:
+            return nil
+        }
+        now += 1
+        let outcome = try LocalEdit.apply(edits, to: task, clock: clock, replica: replicaID, now: now, expecting: seen)
+        clock = outcome.clock
+        tasks[task.id] = outcome.task
+        if let successor, tasks[successor.id] == nil {
+            now += 1
+            let made = try LocalEdit.apply(successor.edits, to: TaskItem(id: successor.id), clock: clock, replica: replicaID, now: now)
+            clock = made.clock
+            tasks[successor.id] = made.task
+        }
+        if outcome.task != task { token += 1 }
+        return (outcome.task, outcome.task != task)
     }
 
     private func check() throws {

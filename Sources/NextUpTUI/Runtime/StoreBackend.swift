@@ -59,6 +59,13 @@ public final class StoreBackend: TaskBackend {
         case .restore(let id): return try store.restore(id, expecting: seen).outcome
         case .removeFromNextUp(let id): return try store.removeFromNextUp(id, expecting: seen).outcome
         case .placeInNextUp(let id, let place): return try store.placeInNextUp(id, place, expecting: seen).outcome
+        case .setRecurrence(let id, let rule):
+            return try set(id, .recur, rule.map { .string($0.rrule) } ?? .null, seen)
+        case .setDefer(let id, let date):
+            return try set(id, TaskItem.deferField, date.map { .string($0.description) } ?? .null, seen)
+        case .skipOccurrence(let id, let day): return try store.skipOccurrence(id, today: day, expecting: seen).outcome
+        case .completeOccurrence(let id, let day): return try store.completeOccurrence(id, today: day, expecting: seen).outcome
+        case .stopSeries(let id): return try store.stopSeries(id, expecting: seen).outcome
         }
     }
 
@@ -69,4 +76,8 @@ public final class StoreBackend: TaskBackend {
 
 extension TaskStore.WriteResult {
     var outcome: (task: TaskItem, changed: Bool) { (task, isChange) }
+}
+
+extension TaskStore.SeriesStep {
+    var outcome: (task: TaskItem, changed: Bool) { (task, !changes.isEmpty) }
 }

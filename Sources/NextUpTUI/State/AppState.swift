@@ -78,6 +78,8 @@ public struct AppState: Equatable, Sendable {
     public static let keepDoneMillis: Int64 = 5_000
     /// The most history rows read.
     public static let historyLimit = 1_000
+    /// The filter of the later view (deferred tasks).
+    public static let laterQuery = "is:later"
     /// How long a status message stays.
     public static let messageMillis: Int64 = 5_000
     /// How long the message naming a file that holds unsaved text stays:

@@ -15,6 +15,13 @@ public struct Prompt: Equatable, Sendable {
         /// shown when their write came back stale (`e` reopens the editor).
         case notes(TaskID)
         case filter
+        /// The series' rule, in words or RRULE (empty or `none`: stop).
+        case recurrence(TaskID)
+        case deferDate(TaskID)
+        /// Asks before skipping the occurrence (`y` skips).
+        case confirmSkip(TaskID)
+        /// Asks before stopping the series (`y` stops).
+        case confirmStop(TaskID)
     }
 
     public var kind: Kind
@@ -54,9 +61,18 @@ public struct Prompt: Equatable, Sendable {
     }
 
     /// The task the prompt edits (nil for add and filter).
+    /// A yes-or-no question: one key answers it, no text is typed.
+    public var isConfirmation: Bool {
+        switch kind {
+        case .confirmSkip, .confirmStop: return true
+        default: return false
+        }
+    }
+
     public var task: TaskID? {
         switch kind {
-        case .title(let id), .duration(let id), .category(let id), .due(let id), .tags(let id), .notes(let id): return id
+        case .title(let id), .duration(let id), .category(let id), .due(let id), .tags(let id), .notes(let id),
+             .recurrence(let id), .deferDate(let id), .confirmSkip(let id), .confirmStop(let id): return id
         case .add, .filter: return nil
         }
     }
@@ -81,6 +97,10 @@ public struct Prompt: Equatable, Sendable {
         case .due: return "Due (2026-12-24, today, fri, eow, +3d; empty = unset): "
         case .notes: return "Notes: "
         case .filter: return "Filter (words, cat:, tag:, due:, is:): "
+        case .recurrence: return "Repeat (every monday, monthly on the 31st, FREQ=WEEKLY;BYDAY=MO; none = stop): "
+        case .deferDate: return "Defer until (2026-12-24, mon, +3d; empty = unset): "
+        case .confirmSkip: return "Skip this occurrence? y skips, any other key keeps it "
+        case .confirmStop: return "Stop repeating? y stops, any other key keeps it "
         }
     }
 }

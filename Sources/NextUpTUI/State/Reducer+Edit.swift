@@ -96,9 +96,17 @@ extension Reducer {
             }
             state.keepDone.insert(id)
             state.keepDoneUntil[id] = state.nowMillis + AppState.keepDoneMillis
+            // An occurrence of a series: done, and the next one made (not
+            // undone by z: the next one may be edited on another machine).
+            if task.recurrence != nil, task.occurrenceID != nil {
+                let write = Write.completeOccurrence(id, on: state.today)
+                return [.write(write, seen: task.seen([.done, .deleted, .due, .recur, .occurrence]), undo: nil)]
+            }
             return change(.complete(id), undo: .reopen(id), "done")
         case .delete:
             return change(.delete(id), undo: .restore(id), "delete")
+        case .setRecurrence, .setDefer, .skipOccurrence, .stopSeries:
+            return series(action, task, &state)
         default:
             break
         }
@@ -113,6 +121,7 @@ extension Reducer {
             if case .paste = key { return [] }
             return handleConflictKey(key, prompt, conflict, &state)
         }
+        if prompt.isConfirmation { return confirm(key, prompt, &state) }
         switch key {
         case .escape, .ctrl("c"), .ctrl("g"):
             state.prompt = nil
@@ -226,6 +235,8 @@ extension Reducer {
             case .filter:
                 state.filter = try ListFilter.parse(text)
                 effects = [.reload]
+            case .recurrence, .deferDate, .confirmSkip, .confirmStop:
+                effects = try submitSeries(prompt, &state)
             }
         } catch let error as TaskInputError {
             var open = prompt
@@ -272,7 +283,8 @@ extension Reducer {
         if task.deleted {
             switch action {
             case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
-                 .setDue, .editTags, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone:
+                 .setDue, .editTags, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone,
+                 .setRecurrence, .setDefer, .skipOccurrence, .stopSeries:
                 return "% is deleted; nothing changed (nextup restore brings it back)"
             default: return nil
             }
@@ -281,6 +293,8 @@ extension Reducer {
             switch action {
             case .toggleNextUp, .reorderDown, .reorderUp:
                 return "% is done; only open tasks go into Next Up (x reopens it)"
+            case .skipOccurrence, .stopSeries:
+                return "% is done; its series goes on from its next occurrence"
             default: return nil
             }
         }

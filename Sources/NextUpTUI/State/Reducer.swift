@@ -25,6 +25,9 @@ public enum Reducer {
         case .tick(let now):
             let day = state.today, started = state.nowMillis != 0
             state.nowMillis = now
+            // The lists are a function of the date (a defer date arriving,
+            // what is due today): a new day reads them again, by itself.
+            if started, state.today != day { effects = [.reload] }
             state.highlights = state.highlights.filter { $0.value > now }
             if let m = state.message, m.untilMillis <= now { state.message = nil }
             // A sync asked for that never ran (the engine is not running)
@@ -44,7 +47,6 @@ public enum Reducer {
             }
             // A new day: the lists are a function of it (a deferred task
             // whose date came joins them, ListFilter's rule).
-            if started, state.today != day, !effects.contains(.reload) { effects.append(.reload) }
         case .reloaded(let listing, let external):
             applyReload(listing, external: external, &state)
         case .rowsLoaded(let rows):
@@ -276,8 +278,11 @@ public enum Reducer {
             }
             state.say("redid \(entry.description)")
             return [.redo(entry)]
+        case .later:
+            return toggleLater(&state)
         case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
-             .setDue, .editTags, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete:
+             .setDue, .editTags, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete,
+             .setRecurrence, .setDefer, .skipOccurrence, .stopSeries:
             guard let task = state.selectedTask else {
                 state.say(state[pane].count == 0 ? "\(pane.title) is empty" : "no task selected")
                 return []

@@ -24,6 +24,18 @@ public enum Write: Equatable, Sendable {
     /// lands exactly at the place even among tied order keys.
     case placeInNextUp(TaskID, NextUpPlace)
     case removeFromNextUp(TaskID)
+    /// The task's rule: makes it a series, changes the series' rule, or
+    /// (nil) stops it.
+    case setRecurrence(TaskID, RecurrenceRule?)
+    case setDefer(TaskID, DueDate?)
+    /// Skips the occurrence on the person's local date: it is marked deleted
+    /// and the series goes on.
+    case skipOccurrence(TaskID, on: DueDate)
+    /// Completes the occurrence on the person's local date and makes the
+    /// next one.
+    case completeOccurrence(TaskID, on: DueDate)
+    /// Stops the series at this occurrence.
+    case stopSeries(TaskID)
 
     /// The fields of its own task the write changes: what its expectation
     /// names, and what an undo of it must find as this session left them.
@@ -38,9 +50,12 @@ public enum Write: Equatable, Sendable {
         case .setDue: return [.due]
         case .setNotes: return [.notes]
         case .setTags(_, let tags): return tags.keys.sorted().map(TaskField.tag)
-        case .complete, .reopen: return [.done]
+        case .complete, .reopen, .completeOccurrence: return [.done]
         case .delete, .restore: return [.deleted]
         case .placeInNextUp, .removeFromNextUp: return [.nextUp]
+        case .setRecurrence, .stopSeries: return [.recur]
+        case .setDefer: return [TaskItem.deferField]
+        case .skipOccurrence: return [.deleted]
         }
     }
 
@@ -50,7 +65,8 @@ public enum Write: Equatable, Sendable {
         case .add: return nil
         case .setTitle(let id, _), .setUrgency(let id, _), .setImportance(let id, _), .setDuration(let id, _),
              .setCategory(let id, _), .setDue(let id, _), .setNotes(let id, _), .setTags(let id, _), .complete(let id), .reopen(let id), .delete(let id), .restore(let id),
-             .placeInNextUp(let id, _), .removeFromNextUp(let id):
+             .placeInNextUp(let id, _), .removeFromNextUp(let id), .setRecurrence(let id, _), .setDefer(let id, _),
+             .skipOccurrence(let id, _), .completeOccurrence(let id, _), .stopSeries(let id):
             return id
         }
     }
