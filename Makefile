@@ -1,7 +1,7 @@
 # nextup — the two commands a newcomer needs: `make run` and `make test`.
 SWIFT      ?= swift
 BIN_DEBUG  := .build/debug/nextup
-DEB_PKGS   := libncursesw5-dev libsqlite3-dev zlib1g-dev tmux pkg-config util-linux taskwarrior syncthing sqlite3 radicale vdirsyncer python3-caldav vim nano
+DEB_PKGS   := libncursesw5-dev libsqlite3-dev zlib1g-dev tmux pkg-config util-linux taskwarrior syncthing sqlite3 radicale vdirsyncer python3-caldav vim nano faketime
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build run demo test test-more test-syncthing soak bench bench-smoke install uninstall clean

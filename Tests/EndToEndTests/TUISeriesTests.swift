@@ -72,4 +72,22 @@ import Testing
         #expect(open.count == 1 && open.first?["recur"] is NSNull && open.first?["defer"] as? String == "2099-01-01", "\(open)")
         try tmux.keys("q")
     }
+
+    /// A TUI left open overnight (its clock moved by `faketime`, three
+    /// seconds before midnight): the task deferred to the next day comes into
+    /// the Backlog by itself at midnight, no key pressed.
+    @Test func aDeferredTaskAppearsByItselfAtMidnight() throws {
+        _ = try cli.run("add", "Visible today")
+        _ = try cli.run("add", "Renew passport", "--defer", "2026-01-06")
+        var environment = cli.environment
+        environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
+        environment["TZ"] = "UTC"
+        let tmux = try TUITmux(environment: environment)
+        try tmux.run("faketime -f '@2026-01-05 23:59:57' \"\(NextupProcess.binary.path)\"")
+        try tmux.expectToSee("Next Up 0 · Backlog 1")
+        #expect(!(try tmux.screen()).contains { $0.contains("Renew passport") })
+        try tmux.expectToSee("Renew passport", timeout: 20)
+        try tmux.expectToSee("Next Up 0 · Backlog 2")
+        try tmux.keys("q")
+    }
 }

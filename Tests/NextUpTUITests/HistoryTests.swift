@@ -83,17 +83,3 @@ extension HistoryTests {
         #expect(s.nextUpTotal == nil)
     }
 }
-
-/// Issue 35: the lists are a function of the date, so a TUI left open
-/// overnight reads them again when the day changes (a deferred task appears
-/// on its date without a key).
-@Suite struct DayChangeTests {
-    @Test func aNewDayReloadsTheListsAndATickWithinTheDayDoesNot() {
-        var s = Fixture.state([Fixture.task("Alpha")])
-        let day: Int64 = 86_400_000
-        let midnight = (Fixture.now / day + 1) * day - Int64(s.utcOffsetSeconds) * 1000
-        #expect(s.send(.tick(nowMillis: midnight - 1)).isEmpty)
-        #expect(s.send(.tick(nowMillis: midnight)) == [.reload])
-        #expect(s.send(.tick(nowMillis: midnight + 1)).isEmpty)
-    }
-}

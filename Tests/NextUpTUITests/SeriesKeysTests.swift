@@ -66,7 +66,7 @@ import Testing
         type(rt, "+3d")
         rt.handle(keys: [.enter])
         let expected = DueDate(epochDay: rt.state.today.epochDay + 3)
-        #expect(backend.tasks[id]?.value(of: TaskItem.deferField) == .string(expected.description))
+        #expect(backend.tasks[id]?.value(of: TaskField.deferDate) == .string(expected.description))
         #expect(rt.state.message?.text == "deferred until \(expected.description) — z undoes")
     }
 
@@ -134,7 +134,7 @@ import Testing
     @Test func theDetailViewShowsTheRuleTheOccurrenceTheNextDueDateAndTheDeferDate() {
         let backend = MemoryBackend()
         let id = weekly(backend)
-        backend.edit(id, TaskItem.deferField, .string("2027-01-09"))
+        backend.edit(id, TaskField.deferDate, .string("2027-01-09"))
         let (rt, screen) = make(backend)
         select(rt, id)
         rt.handle(keys: [.enter])

@@ -44,18 +44,18 @@ enum DetailView {
             field("due", "—", .unset)
         }
         field("tags", task.tags.isEmpty ? "—" : task.tagNames.map { "+" + $0 }.joined(separator: " "))
-        field("deferred", task.deferredUntil.map { $0 > today ? "until \($0.description) · in neither list before then" : $0.description } ?? "—",
-              task.deferredUntil == nil ? .unset : .normal)
-        if let rule = task.recurrence {
+        field("deferred", task.deferDate.map { $0 > today ? "until \($0.description) · in neither list before then" : $0.description } ?? "—",
+              task.deferDate == nil ? .unset : .normal)
+        if let rule = task.recur {
             field("repeats", "\(RecurrenceWords.text(rule)) · \(rule.rrule)")
-            if let occurrence = task.occurrenceID {
+            if let occurrence = task.occurrence {
                 // The next due date if this one is done today (a rule counted
                 // from completion counts from that day).
                 let next = RecurrenceSchedule(rule.isAnchored ? rule : rule.anchored(at: task.due ?? today))
                     .successor(of: occurrence.number, due: task.due, doneOn: today)
                 field("occurrence", "\(occurrence.number) · next due \(next?.description ?? "none: the series ends here")")
             }
-        } else if let occurrence = task.occurrenceID {
+        } else if let occurrence = task.occurrence {
             field("repeats", "no longer (stopped at occurrence \(occurrence.number))", .unset)
         }
         field("created", localTime(task.created, state.utcOffsetSeconds))

@@ -146,9 +146,9 @@ public final class MemoryBackend: TaskBackend {
         case .setRecurrence(_, let rule):
             edits = RecurrenceStep.starting([(.recur, rule.map { .string($0.rrule) } ?? .null)], on: task)
         case .setDefer(_, let date):
-            edits = [(TaskItem.deferField, date.map { .string($0.description) } ?? .null)]
+            edits = [(TaskField.deferDate, date.map { .string($0.description) } ?? .null)]
         case .skipOccurrence, .completeOccurrence, .stopSeries:
-            guard let rule = task.recurrence, let occurrence = task.occurrenceID else { throw Failure(description: "this task does not repeat") }
+            guard let rule = task.recur, let occurrence = task.occurrence else { throw Failure(description: "this task does not repeat") }
             let outcome: RecurrenceStep.Outcome
             do {
                 switch write {

@@ -62,7 +62,7 @@ public final class StoreBackend: TaskBackend {
         case .setRecurrence(let id, let rule):
             return try set(id, .recur, rule.map { .string($0.rrule) } ?? .null, seen)
         case .setDefer(let id, let date):
-            return try set(id, TaskItem.deferField, date.map { .string($0.description) } ?? .null, seen)
+            return try set(id, TaskField.deferDate, date.map { .string($0.description) } ?? .null, seen)
         case .skipOccurrence(let id, let day): return try store.skipOccurrence(id, today: day, expecting: seen).outcome
         case .completeOccurrence(let id, let day): return try store.completeOccurrence(id, today: day, expecting: seen).outcome
         case .stopSeries(let id): return try store.stopSeries(id, expecting: seen).outcome

@@ -98,7 +98,7 @@ extension Reducer {
             state.keepDoneUntil[id] = state.nowMillis + AppState.keepDoneMillis
             // An occurrence of a series: done, and the next one made (not
             // undone by z: the next one may be edited on another machine).
-            if task.recurrence != nil, task.occurrenceID != nil {
+            if task.recur != nil, task.occurrence != nil {
                 let write = Write.completeOccurrence(id, on: state.today)
                 return [.write(write, seen: task.seen([.done, .deleted, .due, .recur, .occurrence]), undo: nil)]
             }

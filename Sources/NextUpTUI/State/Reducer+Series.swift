@@ -8,14 +8,14 @@ extension Reducer {
     /// showed it (open, same rule, same occurrence).
     static func series(_ action: Action, _ task: TaskItem, _ state: inout AppState) -> [Effect] {
         let id = task.id
-        let rule = task.recurrence
+        let rule = task.recur
         switch action {
         case .setRecurrence:
             state.prompt = Prompt(kind: .recurrence(id), text: rule?.rrule ?? "",
                                   seen: task.seen([.recur, .occurrence, .done, .deleted]))
         case .setDefer:
-            state.prompt = Prompt(kind: .deferDate(id), text: task.deferredUntil?.description ?? "",
-                                  seen: task.seen([TaskItem.deferField, .done, .deleted]))
+            state.prompt = Prompt(kind: .deferDate(id), text: task.deferDate?.description ?? "",
+                                  seen: task.seen([TaskField.deferDate, .done, .deleted]))
         case .skipOccurrence, .stopSeries:
             guard rule != nil else {
                 let name = TerminalWidth.truncate(Sanitizer.visible(task.title), to: 30)
@@ -68,10 +68,7 @@ extension Reducer {
     /// The later view: the lists show only deferred tasks (the filter
     /// `is:later`), until the key is pressed again.
     static func toggleLater(_ state: inout AppState) -> [Effect] {
-        guard let later = try? ListFilter.parse(AppState.laterQuery) else {
-            state.say("the later view needs the filter \(AppState.laterQuery), which this build does not know", error: true)
-            return []
-        }
+        guard let later = try? ListFilter.parse(AppState.laterQuery) else { return [] }
         if state.filter == later {
             state.filter = ListFilter()
             state.say("back to the lists")

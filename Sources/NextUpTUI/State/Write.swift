@@ -54,7 +54,7 @@ public enum Write: Equatable, Sendable {
         case .delete, .restore: return [.deleted]
         case .placeInNextUp, .removeFromNextUp: return [.nextUp]
         case .setRecurrence, .stopSeries: return [.recur]
-        case .setDefer: return [TaskItem.deferField]
+        case .setDefer: return [TaskField.deferDate]
         case .skipOccurrence: return [.deleted]
         }
     }
