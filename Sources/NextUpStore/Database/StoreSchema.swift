@@ -28,7 +28,7 @@ public enum StoreSchema {
         try db.execute(sql: "PRAGMA page_size = \(pageSize)")
     }
 
-    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"]
+    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -228,6 +228,17 @@ public enum StoreSchema {
             try db.execute(sql: """
                 UPDATE task SET title_fold = nextup_fold(title) WHERE title_fold <> nextup_fold(title);
                 PRAGMA user_version = 11;
+                """)
+        }
+        // v12: the names in use read by an index instead of every task
+        // (TaskStore+Names.swift): `task_category` holds the categories of
+        // the tasks not deleted, `task_extra` the tasks that carry a tag or
+        // another register outside the known fields.
+        m.registerMigration("v12") { db in
+            try db.execute(sql: """
+                CREATE INDEX task_category ON task(category, created) WHERE deleted = 0 AND category IS NOT NULL;
+                CREATE INDEX task_extra ON task(created) WHERE deleted = 0 AND extra IS NOT NULL;
+                PRAGMA user_version = 12;
                 """)
         }
         return m
