@@ -54,4 +54,56 @@ import Testing
         #expect(written.task.tags == ["Home"])
         #expect(try #require(try store.task(task.id)).tags == ["Home"])
     }
+
+    /// The names read from the indexes (schema v12) are the names of the
+    /// tasks themselves after any mix of writes: adds, edits of category
+    /// and tags, deletes and restores, completions, another machine's
+    /// changes, undo and an import over existing tasks.
+    @Test(arguments: [1, 2, 3, 4] as [UInt64])
+    func theNamesFollowEveryWrite(seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
+        let store = try TaskStore.open(location)
+        let words = ["Home", "home", "Work", "WORK", "Été", "été", "x", "Zed"]
+        var ids: [TaskID] = []
+        for step in 0..<120 {
+            let word = words.randomElement(using: &rng)!
+            switch Int.random(in: 0..<9, using: &rng) {
+            case 0, 1:
+                var draft = try TaskDraft(title: "t\(step)")
+                if rng.chance(0.6) { draft.category = word }
+                if rng.chance(0.6) { draft.tags = [word] }
+                ids.append(try store.add(draft).id)
+            case 2 where !ids.isEmpty:
+                _ = try store.edit(ids.randomElement(using: &rng)!, set: [(.category, rng.chance(0.3) ? .null : .string(word))])
+            case 3 where !ids.isEmpty:
+                _ = try store.edit(ids.randomElement(using: &rng)!, set: [(.tag(word), .bool(rng.chance(0.6)))])
+            case 4 where !ids.isEmpty:
+                _ = try store.delete(ids.randomElement(using: &rng)!)
+            case 5 where !ids.isEmpty:
+                _ = try store.restore(ids.randomElement(using: &rng)!)
+            case 6 where !ids.isEmpty:
+                _ = try store.complete(ids.randomElement(using: &rng)!)
+            case 7 where !ids.isEmpty:
+                let id = ids.randomElement(using: &rng)!
+                let task = try #require(try store.task(id))
+                let later = HybridTimestamp(millis: task.modified.millis + 10)
+                let tag = rng.chance(0.5)
+                let value: FieldValue = tag ? .bool(rng.chance(0.7)) : .string(word)
+                _ = try store.mergeRemote([FieldChange(task: id, field: tag ? .tag(word) : .category, value: value,
+                                                       version: Version(timestamp: later, replica: ReplicaID.make()))])
+            case 8:
+                _ = try? store.undoLastChange()
+            default:
+                break
+            }
+            if step % 40 == 39 {
+                _ = try store.importTasks(try store.allTasks().map { TaskJSON($0) }, overwrite: true)
+            }
+            let tasks = try store.allTasks().filter { !$0.deleted }
+            let categories = TaskStore.firstSpellings(tasks.compactMap { t in t.category.map { ($0, t.created) } })
+            let tags = TaskStore.firstSpellings(tasks.flatMap { t in t.tags.map { ($0, t.created) } })
+            #expect(try store.categoryNames() == categories, "seed \(seed) step \(step)")
+            #expect(try store.tagNames() == tags, "seed \(seed) step \(step)")
+        }
+    }
 }

@@ -87,7 +87,7 @@ import Testing
             try store.database.read { try String.fetchAll($0, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'task' AND sql IS NOT NULL ORDER BY name") }
         }
         #expect(try indexes(rebuilt) == indexes(plain))
-        #expect(try indexes(rebuilt).count == 5)
+        #expect(try indexes(rebuilt).count == 7)
         #expect(try rebuilt.database.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
         #expect(try tasks(rebuilt) == tasks(plain))
         #expect(try rebuilt.openCount() == plain.openCount())

@@ -27,6 +27,16 @@ public enum TerminalWidth {
         return libraryWidth(first)
     }
 
+    /// Cells a curses library moves on after writing one character: the
+    /// `wcwidth` of each of its scalars, added up. It differs from
+    /// ``width(of:)`` for the clusters terminals draw as one emoji (`✈️`:
+    /// one against two; a ZWJ family: six against two).
+    public static func cursesWidth(of character: Character) -> Int {
+        var w = 0
+        for s in character.unicodeScalars { w += libraryWidth(s) }
+        return w
+    }
+
     /// `wcwidth` of one scalar under ``utf8Locale``; without that locale
     /// (a system with no UTF-8 locale at all), marks and format characters
     /// take none and the rest one.

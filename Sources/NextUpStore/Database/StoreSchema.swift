@@ -237,7 +237,8 @@ public enum StoreSchema {
         // `defer` joins the lists' covering index (a deferred task is in
         // neither list). A value an earlier build held as an opaque register
         // of that name (in `extra`, its version already in `versions`) moves
-        // into its column when the field accepts it, and leaves `extra`.
+        // into its column when the field accepts it, and leaves `extra`; one
+        // it does not accept stays an opaque register (never dropped).
         m.registerMigration("v12") { db in
             try db.execute(sql: """
                 ALTER TABLE task ADD COLUMN recur TEXT;
@@ -252,19 +253,31 @@ public enum StoreSchema {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, extra FROM task WHERE json_valid(extra) AND (\(paths.map { "json_type(extra, \($0)) IS NOT NULL" }.joined(separator: " OR ")))
                 """)
-            let update = try db.makeStatement(sql: """
-                UPDATE task SET recur = ?, occurrence = ?, "defer" = ?,
-                    extra = nullif(json_remove(extra, \(paths.joined(separator: ", "))), '{}') WHERE id = ?
-                """)
             for row in rows {
                 let object = (try? JSONDecoder().decode([String: FieldValue].self, from: Data((row["extra"] as String).utf8))) ?? [:]
                 let values = moved.map { field -> String? in
                     guard let value = object[field.rawValue], field.accepts(value) else { return nil }
                     return value.stringValue
                 }
-                try update.execute(arguments: [values[0], values[1], values[2], row["id"] as String])
+                let taken = zip(moved, values).filter { $0.1 != nil }.map { "'$.\($0.0.rawValue)'" }
+                guard !taken.isEmpty else { continue }
+                try db.execute(sql: """
+                    UPDATE task SET recur = ?, occurrence = ?, "defer" = ?,
+                        extra = nullif(json_remove(extra, \(taken.joined(separator: ", "))), '{}') WHERE id = ?
+                    """, arguments: [values[0], values[1], values[2], row["id"] as String])
             }
             try db.execute(sql: "PRAGMA user_version = 12")
+        }
+        // v13: the names in use read by an index instead of every task
+        // (TaskStore+Names.swift): `task_category` holds the categories of
+        // the tasks not deleted, `task_extra` the tasks that carry a tag or
+        // another register outside the known fields.
+        m.registerMigration("v13") { db in
+            try db.execute(sql: """
+                CREATE INDEX task_category ON task(category, created) WHERE deleted = 0 AND category IS NOT NULL;
+                CREATE INDEX task_extra ON task(created) WHERE deleted = 0 AND extra IS NOT NULL;
+                PRAGMA user_version = 13;
+                """)
         }
         return m
     }

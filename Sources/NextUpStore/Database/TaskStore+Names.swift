@@ -9,6 +9,9 @@ import NextUpCore
 /// tag first, else the one of the oldest task (not deleted) holding that
 /// name — so `C réunions ÉQUIPE` beside `Réunions équipe` makes no second
 /// category, and `--tag home` on a task tagged `Home` no second tag.
+///
+/// The spellings are read from indexes (schema v12): the categories' cost
+/// follows how many there are, the tags' how many tasks carry any.
 extension TaskStore {
     /// Every category in use on a task that is not deleted, one spelling per
     /// name (the oldest task's), sorted by ``TextMatch/caseFold(_:)``.
@@ -22,14 +25,23 @@ extension TaskStore {
         try database.read { try Self.tagNames($0) }
     }
 
+    /// One seek per spelling (a skip scan of `task_category`, schema v12).
     static func categoryNames(_ db: Database) throws -> [String] {
         let rows = try Row.fetchAll(db, sql: """
-            SELECT category, min(created) FROM task
-            WHERE category IS NOT NULL AND deleted = 0 AND \(ListSQL.born) GROUP BY category
+            WITH RECURSIVE spelling(name) AS (
+                SELECT min(category) FROM task WHERE deleted = 0 AND category IS NOT NULL
+                UNION ALL
+                SELECT (SELECT min(category) FROM task WHERE deleted = 0 AND category IS NOT NULL AND category > spelling.name)
+                FROM spelling WHERE spelling.name IS NOT NULL
+            )
+            SELECT name, (SELECT min(created) FROM task WHERE deleted = 0 AND category IS NOT NULL AND category = spelling.name AND \(ListSQL.born))
+            FROM spelling WHERE name IS NOT NULL
             """)
-        return firstSpellings(rows.map { ($0[0], $0[1]) })
+        return firstSpellings(rows.compactMap { row in (row[1] as Int64?).map { (row[0], $0) } })
     }
 
+    /// Reads only the tasks that carry registers outside the known fields
+    /// (`task_extra`, schema v12), tags among them.
     static func tagNames(_ db: Database) throws -> [String] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT substr(r.key, \(TaskField.tagPrefix.count + 1)), min(task.created)

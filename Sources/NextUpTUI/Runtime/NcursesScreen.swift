@@ -114,12 +114,10 @@ public final class NcursesScreen: Screen {
         let height = Int(nu_lines())
         for (y, line) in frame.lines.enumerated() where y < height {
             if !full, let last = lastFrame, last.lines[y] == line { continue }
-            var x = 0
-            for span in line.spans {
-                _ = nu_move(Int32(y), Int32(x))
-                _ = nu_attrset(attributes[span.style] ?? 0)
-                _ = nu_addnstr(ascii ? Self.asciiText(span.text) : span.text, -1)
-                x += TerminalWidth.width(of: span.text)
+            for write in Self.writePlan(line) {
+                _ = nu_move(Int32(y), Int32(write.x))
+                _ = nu_attrset(attributes[write.style] ?? 0)
+                _ = nu_addnstr(ascii ? Self.asciiText(write.text) : write.text, -1)
             }
         }
         _ = nu_attrset(0)
@@ -131,6 +129,43 @@ public final class NcursesScreen: Screen {
         }
         _ = nu_refresh()
         lastFrame = frame
+    }
+
+    /// One write to the screen: text in one style from column `x`.
+    struct Write: Equatable {
+        var x: Int
+        var text: String
+        var style: Style
+    }
+
+    /// How a line is written: each span from the column its cells start at
+    /// (``TerminalWidth``), cut after any character curses moves on by fewer
+    /// cells than it takes (``TerminalWidth/cursesWidth(of:)``: `✈️`), so
+    /// that what follows starts at its own column, not where curses thinks.
+    /// A cluster curses counts wider (a ZWJ family) is not cut: moving back
+    /// would write over it on a terminal that draws each of its emoji.
+    static func writePlan(_ line: ScreenLine) -> [Write] {
+        var plan: [Write] = []
+        var x = 0
+        for span in line.spans {
+            if span.text.utf8.allSatisfy({ $0 < 0x80 }) {
+                plan.append(Write(x: x, text: span.text, style: span.style))
+                x += span.text.utf8.count
+                continue
+            }
+            var piece = Write(x: x, text: "", style: span.style)
+            for c in span.text {
+                let cells = TerminalWidth.width(of: c)
+                piece.text.append(c)
+                x += cells
+                if cells > TerminalWidth.cursesWidth(of: c) {
+                    plan.append(piece)
+                    piece = Write(x: x, text: "", style: span.style)
+                }
+            }
+            if !piece.text.isEmpty { plan.append(piece) }
+        }
+        return plan
     }
 
     /// The text in ASCII for a terminal whose locale is not UTF-8, cell for
