@@ -203,7 +203,7 @@ import Testing
         }
         try queue.close()
         let store = try TaskStore.open(location)
-        #expect(try store.schemaVersion() == 12)
+        #expect(try store.schemaVersion() == StoreSchema.currentVersion)
         let task = try #require(try store.task(TaskID(series)!))
         #expect(task.recur == (try RecurrenceRule.parse("every monday")))
         #expect(task.occurrence == OccurrenceID(series: TaskID(series)!, number: 3))

@@ -29,7 +29,7 @@ public enum StoreSchema {
         try db.execute(sql: "PRAGMA page_size = \(pageSize)")
     }
 
-    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"]
+    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -237,8 +237,9 @@ public enum StoreSchema {
         // `defer` joins the lists' covering index (a deferred task is in
         // neither list). A value an earlier build held as an opaque register
         // of that name (in `extra`, its version already in `versions`) moves
-        // into its column when the field accepts it, and leaves `extra`; one
-        // it does not accept stays an opaque register (never dropped).
+        // into its column when the field accepts it, and leaves `extra`
+        // (a value the field does not accept cannot stay under a known
+        // field's name: it is dropped).
         m.registerMigration("v12") { db in
             try db.execute(sql: """
                 ALTER TABLE task ADD COLUMN recur TEXT;
@@ -253,18 +254,17 @@ public enum StoreSchema {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT id, extra FROM task WHERE json_valid(extra) AND (\(paths.map { "json_type(extra, \($0)) IS NOT NULL" }.joined(separator: " OR ")))
                 """)
+            let update = try db.makeStatement(sql: """
+                UPDATE task SET recur = ?, occurrence = ?, "defer" = ?,
+                    extra = nullif(json_remove(extra, \(paths.joined(separator: ", "))), '{}') WHERE id = ?
+                """)
             for row in rows {
                 let object = (try? JSONDecoder().decode([String: FieldValue].self, from: Data((row["extra"] as String).utf8))) ?? [:]
                 let values = moved.map { field -> String? in
                     guard let value = object[field.rawValue], field.accepts(value) else { return nil }
                     return value.stringValue
                 }
-                let taken = zip(moved, values).filter { $0.1 != nil }.map { "'$.\($0.0.rawValue)'" }
-                guard !taken.isEmpty else { continue }
-                try db.execute(sql: """
-                    UPDATE task SET recur = ?, occurrence = ?, "defer" = ?,
-                        extra = nullif(json_remove(extra, \(taken.joined(separator: ", "))), '{}') WHERE id = ?
-                    """, arguments: [values[0], values[1], values[2], row["id"] as String])
+                try update.execute(arguments: [values[0], values[1], values[2], row["id"] as String])
             }
             try db.execute(sql: "PRAGMA user_version = 12")
         }
