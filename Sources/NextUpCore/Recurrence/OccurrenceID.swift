@@ -22,9 +22,11 @@ public struct OccurrenceID: Hashable, Sendable, CustomStringConvertible {
     /// The first occurrence of a series started from the task `id`.
     public static func first(of id: TaskID) -> OccurrenceID { OccurrenceID(series: id, number: 1) }
 
-    /// The id of this occurrence's task.
+    /// The id of this occurrence's task. The number comes first in the
+    /// hashed name, so that the ids of neighbouring occurrences differ from
+    /// their first digits (the short ids people type).
     public var taskID: TaskID {
-        number == 1 ? series : TaskID.stable(from: "nextup-occurrence:\(series.rawValue):\(number)")
+        number == 1 ? series : TaskID.stable(from: "nextup-occurrence:\(number):\(series.rawValue)")
     }
 
     /// The next occurrence of the series.

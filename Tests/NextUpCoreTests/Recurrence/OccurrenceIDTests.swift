@@ -13,7 +13,7 @@ import Testing
     @Test func idsAreStable() {
         let second = OccurrenceID(series: Self.series, number: 2)
         #expect(second.taskID == OccurrenceID.first(of: Self.series).next.taskID)
-        #expect(second.taskID.rawValue == TaskID.stable(from: "nextup-occurrence:6f1c2b4e-1d2a-4c3b-9e8f-0a1b2c3d4e5f:2").rawValue)
+        #expect(second.taskID.rawValue == TaskID.stable(from: "nextup-occurrence:2:6f1c2b4e-1d2a-4c3b-9e8f-0a1b2c3d4e5f").rawValue)
         #expect(second.taskID.rawValue == "\(second.taskID)")
     }
 
@@ -28,6 +28,16 @@ import Testing
                 #expect(TaskID(id.rawValue)?.rawValue == id.rawValue)
                 #expect(Array(id.rawValue)[14] == "5")
             }
+        }
+    }
+
+    /// Neighbouring occurrences are told apart by the shortest prefix a
+    /// person may type (4 characters), not only by their last digits.
+    @Test func neighbouringOccurrencesDifferInTheirFirstDigits() {
+        for n in 1...300 {
+            let a = OccurrenceID(series: Self.series, number: n).taskID.rawValue
+            let b = OccurrenceID(series: Self.series, number: n + 1).taskID.rawValue
+            #expect(a.prefix(4) != b.prefix(4), "#\(n) \(a) #\(n + 1) \(b)")
         }
     }
 
