@@ -41,6 +41,22 @@ import Testing
         #expect(low["importance"] as? Int == 1 && low["category"] as? String == "Garden" && low["title"] as? String == "later")
     }
 
+    /// `recur:` takes Taskwarrior's periods as its import does; `wait:` and
+    /// `scheduled:` are the defer date, as the import maps them.
+    @Test func taskwarriorsRecurWaitAndScheduledWords() throws {
+        let task = try object(try nextup.run("add", "Water plants", "due:2026-12-01", "recur:2wks", "wait:2026-11-29", "--json"))
+        #expect((task["recur"] as? String)?.hasPrefix("FREQ=WEEKLY;INTERVAL=2") == true, "\(task)")
+        #expect(task["defer"] as? String == "2026-11-29" && task["title"] as? String == "Water plants", "\(task)")
+        let id = try #require(task["id"] as? String)
+        #expect(try nextup.run("edit", id, "scheduled:2026-11-30", "recur:weekdays").status == 0)
+        let edited = try show(id)
+        #expect(edited["defer"] as? String == "2026-11-30")
+        #expect((edited["recur"] as? String)?.contains("BYDAY=MO,TU,WE,TH,FR") == true, "\(edited)")
+        #expect(try nextup.run("edit", id, "wait:", "recur:").status == 0)
+        let cleared = try show(id)
+        #expect(cleared["defer"] is NSNull && cleared["recur"] is NSNull, "\(cleared)")
+    }
+
     @Test func wordsThatOnlyLookLikeTaskwarriorsStayInTheTitle() throws {
         let words = ["Read", "http://x", "at", "10:30", "re:meeting", "Project:", "plan", "+1", "due:", "C++"]
         let task = try object(try nextup.run(["add"] + words + ["--json"]))
@@ -55,10 +71,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (["add", "Buy", "milk", "wait:fri"], "defer"),
+        (["add", "Buy", "milk", "until:fri"], "no expiry (until) dates"),
         (["add", "Buy", "milk", "priority:X"], "priority is H, M or L"),
         (["add", "Buy", "milk", "due:someday"], "due date 'someday'"),
-        (["add", "x", "recur:weekly"], "no recurring tasks"),
+        (["add", "x", "recur:every-blue-moon"], "every-blue-moon"),
         (["add", "--weird title"], "put text that starts with '-' after --"),
     ] as [([String], String)])
     func aTaskwarriorWordNextupCannotTakeIsRefused(args: [String], says: String) throws {

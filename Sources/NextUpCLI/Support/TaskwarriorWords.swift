@@ -1,7 +1,11 @@
+import NextUpCore
+
 /// Taskwarrior's modification words on `add` and `edit`, read as nextup's
 /// options before the command line is parsed: `+tag` (`--tag`), `-tag` on
 /// `edit` (`--untag`), `due:fri` (`--due`), `project:Home` (`--category`),
-/// `priority:H` (`--importance 3`: H, M, L as the Taskwarrior import maps them).
+/// `priority:H` (`--importance 3`: H, M, L as the Taskwarrior import maps them),
+/// `wait:`/`scheduled:` (`--defer`, as the import maps them) and `recur:weekly`
+/// (`--recur`, a Taskwarrior period read as the import reads it).
 ///
 /// The rule, so that a title word that only looks like one stays in the title:
 /// - `key:value` is a modification only when `key` is one of ``keys`` exactly
@@ -11,7 +15,7 @@
 /// - `+tag` and `-tag` only when the name starts with a letter: `+1` and
 ///   `+44 20…` are title words.
 /// - A known key whose value nextup cannot take, or a Taskwarrior attribute
-///   nextup has no field for (`wait:`, `scheduled:`, …), is refused in one
+///   nextup has no field for (`until:`, `depends:`), is refused in one
 ///   line naming nextup's spelling — never a title with the word in it.
 /// - Words after `--` are never read: `nextup add -- "priority:high"`.
 /// The values themselves are checked by the options they become.
@@ -21,15 +25,13 @@ enum TaskwarriorWords {
         "due": "due",
         "project": "category", "proj": "category", "pro": "category",
         "priority": "importance", "pri": "importance",
+        "wait": "defer", "scheduled": "defer", "sched": "defer",
+        "recur": "recur",
     ]
 
     /// Taskwarrior attributes nextup has no field for, and what to do instead.
     static let missing: [String: String] = [
-        "wait": "nextup has no defer (wait) dates yet; give a due date (due:… or --due) or add the task later",
-        "scheduled": "nextup has no scheduled dates; use a due date (due:… or --due) or put the task in Next Up (--next)",
-        "sched": "nextup has no scheduled dates; use a due date (due:… or --due) or put the task in Next Up (--next)",
         "until": "nextup has no expiry (until) dates; use a due date (due:… or --due)",
-        "recur": "nextup has no recurring tasks yet; add each task when it comes",
         "depends": "nextup has no dependencies between tasks; order them in Next Up (nextup edit ID --before ID)",
     ]
 
@@ -84,6 +86,7 @@ enum TaskwarriorWords {
         }
         guard let option = keys[key] else { return nil }
         if value.isEmpty { return edit ? ["--\(option)=none"] : nil }
+        if option == "recur" { return ["--recur=\(recurrence(value))"] }
         guard option == "importance" else { return ["--\(option)=\(value)"] }
         switch value.uppercased() {
         case "H": return ["--importance=3"]
@@ -92,5 +95,18 @@ enum TaskwarriorWords {
         default:
             throw TaskwarriorSpelling(message: "'\(word)': priority is H, M or L (importance 3, 2 or 1 in nextup: --importance 3)")
         }
+    }
+
+    /// A Taskwarrior period (`weekly`, `2wks`, `weekdays`, `P1M`) as the rule
+    /// the import makes of it, in RRULE text; any other value as typed, for
+    /// `--recur` to read (nextup's words) or refuse in its own words.
+    static func recurrence(_ value: String) -> String {
+        if value.lowercased() == "weekdays" {
+            return (try? RecurrenceRule(frequency: .weekly, byDay: (1...5).map { RecurrenceRule.Weekday($0) }))?.rrule ?? value
+        }
+        guard let (frequency, interval) = TaskwarriorRecurrence.period(value.lowercased()),
+              let rule = try? RecurrenceRule(frequency: frequency, interval: interval, lastDayOfShorterMonth: true)
+        else { return value }
+        return rule.rrule
     }
 }
