@@ -57,6 +57,24 @@ import Testing
         #expect(backend.tasks[id]?.value(of: .recur) == .null)
     }
 
+    /// `none` in the rule prompt stops the series the way `X` does: the next
+    /// occurrence's id is marked deleted too, not only the rule cleared.
+    @Test func noneInTheRecurrencePromptStopsTheSeries() throws {
+        let backend = MemoryBackend()
+        let id = weekly(backend)
+        let (rt, _) = make(backend)
+        select(rt, id)
+        rt.handle(keys: [.char("O")])
+        rt.handle(keys: Array(repeating: Key.backspace, count: 40))
+        type(rt, "none")
+        rt.handle(keys: [.enter])
+        #expect(rt.state.prompt == nil)
+        #expect(backend.tasks[id]?.value(of: .recur) == .null)
+        let next = OccurrenceID.first(of: id).next.taskID
+        #expect(backend.tasks[next]?.deleted == true, "the next occurrence's id is marked deleted")
+        #expect(rt.state.message?.text.contains("no longer repeats") == true, "\(String(describing: rt.state.message))")
+    }
+
     @Test func theDeferPromptTakesTheDueDatesWords() {
         let backend = MemoryBackend()
         let id = backend.add("Renew passport")

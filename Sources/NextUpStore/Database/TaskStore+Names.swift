@@ -10,7 +10,7 @@ import NextUpCore
 /// name — so `C réunions ÉQUIPE` beside `Réunions équipe` makes no second
 /// category, and `--tag home` on a task tagged `Home` no second tag.
 ///
-/// The spellings are read from indexes (schema v12): the categories' cost
+/// The spellings are read from indexes (schema v13): the categories' cost
 /// follows how many there are, the tags' how many tasks carry any.
 extension TaskStore {
     /// Every category in use on a task that is not deleted, one spelling per
@@ -25,7 +25,7 @@ extension TaskStore {
         try database.read { try Self.tagNames($0) }
     }
 
-    /// One seek per spelling (a skip scan of `task_category`, schema v12).
+    /// One seek per spelling (a skip scan of `task_category`, schema v13).
     static func categoryNames(_ db: Database) throws -> [String] {
         let rows = try Row.fetchAll(db, sql: """
             WITH RECURSIVE spelling(name) AS (
@@ -41,7 +41,7 @@ extension TaskStore {
     }
 
     /// Reads only the tasks that carry registers outside the known fields
-    /// (`task_extra`, schema v12), tags among them.
+    /// (`task_extra`, schema v13), tags among them.
     static func tagNames(_ db: Database) throws -> [String] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT substr(r.key, \(TaskField.tagPrefix.count + 1)), min(task.created)

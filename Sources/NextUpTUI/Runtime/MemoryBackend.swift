@@ -142,6 +142,7 @@ public final class MemoryBackend: TaskBackend {
     private func performSeries(_ write: Write, _ task: TaskItem, _ seen: [TaskField: Version?]) throws -> (task: TaskItem, changed: Bool)? {
         var edits: [(TaskField, FieldValue)]
         var successor: RecurrenceStep.Successor?
+        var stops: TaskID?
         switch write {
         case .setRecurrence(_, let rule):
             edits = RecurrenceStep.starting([(.recur, rule.map { .string($0.rrule) } ?? .null)], on: task)
@@ -162,6 +163,7 @@ public final class MemoryBackend: TaskBackend {
             }
             edits = outcome.closingEdits
             successor = outcome.successor
+            stops = outcome.stops
         default:
             return nil
         }
@@ -169,6 +171,12 @@ public final class MemoryBackend: TaskBackend {
         let outcome = try LocalEdit.apply(edits, to: task, clock: clock, replica: replicaID, now: now, expecting: seen)
         clock = outcome.clock
         tasks[task.id] = outcome.task
+        if let stops {
+            now += 1
+            let marked = try LocalEdit.apply([(.deleted, .bool(true))], to: tasks[stops] ?? TaskItem(id: stops), clock: clock, replica: replicaID, now: now)
+            clock = marked.clock
+            tasks[stops] = marked.task
+        }
         if let successor, tasks[successor.id] == nil {
             now += 1
             let made = try LocalEdit.apply(successor.edits, to: TaskItem(id: successor.id), clock: clock, replica: replicaID, now: now)

@@ -50,6 +50,10 @@ extension Reducer {
             let value = text.isEmpty || text.lowercased() == "none" ? nil : try RecurrenceRule.parse(text)
             let old = prompt.original.isEmpty ? nil : try? RecurrenceRule.parse(prompt.original)
             guard value != old else { return [] }
+            // `none` on a series stops it as `X` does (its next occurrence's
+            // id marked deleted, so one made apart on another machine arrives
+            // deleted), not by clearing the rule alone.
+            if value == nil { return [.write(.stopSeries(id), seen: prompt.seen, undo: nil)] }
             return [undoable(.setRecurrence(id, value), .setRecurrence(id, old), "repeat", prompt)]
         case .deferDate(let id):
             let value = text.isEmpty ? nil : try DueDate.parse(text, today: state.today)
