@@ -42,6 +42,45 @@ extension RecurrenceRule {
     }
 }
 
+extension RecurrenceRule {
+    /// The rule in plain words, as a person reads it (`every week on monday`,
+    /// `3 days after done`, `every month on the 31st (or a shorter month's
+    /// last day)`): what the screen and messages show beside the RRULE.
+    public var words: String {
+        let unit = ["DAILY": "day", "WEEKLY": "week", "MONTHLY": "month", "YEARLY": "year"][frequency.rawValue]!
+        let every = interval == 1 ? unit : "\(interval) \(unit)s"
+        var text: String
+        if basis == .completion {
+            text = "\(every) after done"
+        } else if frequency == .weekly, interval == 1, byDay.map(\.day) == [1, 2, 3, 4, 5], byDay.allSatisfy({ $0.ordinal == nil }) {
+            text = "every weekday"
+        } else {
+            text = "every \(every)"
+            var on: [String] = []
+            for w in byDay {
+                let name = DueDate.weekdays[w.day - 1]
+                guard let n = w.ordinal else { on.append(name); continue }
+                let ordinal = n == -1 ? "last" : n < 0 ? "\(Self.ordinalWord(-n)) last" : Self.ordinalWord(n)
+                on.append("the \(ordinal) \(name)")
+            }
+            on += byMonthDay.map { $0 == -1 ? "the last day" : $0 < 0 ? "the \(Self.ordinalWord(-$0)) last day" : "the \(Self.ordinalWord($0))" }
+            if !on.isEmpty { text += " on " + on.joined(separator: ", ") }
+            if !byMonth.isEmpty { text += " in " + byMonth.map { WordReader.months[$0 - 1] }.joined(separator: ", ") }
+            if lastDayOfShorterMonth { text += " (or a shorter month's last day)" }
+            if basis == .today { text += ", skipping missed" }
+        }
+        if let count { text += ", \(count) times" }
+        if let until { text += ", until \(until.description)" }
+        return text
+    }
+
+    /// `1st`, `2nd`, `3rd`, `11th`, `31st`.
+    static func ordinalWord(_ n: Int) -> String {
+        let suffix = (11...13).contains(n % 100) ? "th" : [1: "st", 2: "nd", 3: "rd"][n % 10] ?? "th"
+        return "\(n)\(suffix)"
+    }
+}
+
 /// Reads people's words for a rule, word by word.
 struct WordReader {
     struct NotUnderstood: Error {

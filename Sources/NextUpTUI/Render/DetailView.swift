@@ -47,7 +47,7 @@ enum DetailView {
         field("deferred", task.deferDate.map { $0 > today ? "until \($0.description) · in neither list before then" : $0.description } ?? "—",
               task.deferDate == nil ? .unset : .normal)
         if let rule = task.recur {
-            field("repeats", "\(RecurrenceWords.text(rule)) · \(rule.rrule)")
+            field("repeats", "\(rule.words) · \(rule.rrule)")
             if let occurrence = task.occurrence {
                 // The next due date if this one is done today (a rule counted
                 // from completion counts from that day).

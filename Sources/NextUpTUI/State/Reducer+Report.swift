@@ -41,7 +41,7 @@ extension Reducer {
         case .placeInNextUp(let id, _): text = state.rows[id]?.isNextUp == true ? "moved in Next Up" : "moved to Next Up"
         case .removeFromNextUp: text = "moved to Backlog"
         case .setRecurrence(_, let rule):
-            text = (task.map(\.recur) ?? rule).map { "repeats \(RecurrenceWords.text($0)) — z undoes" } ?? "\(name) no longer repeats — z undoes"
+            text = (task.map(\.recur) ?? rule).map { "repeats \($0.words) — z undoes" } ?? "\(name) no longer repeats — z undoes"
         case .setDefer(_, let date):
             text = (task.map(\.deferDate) ?? date).map { "deferred until \($0.description) — z undoes" } ?? "defer date cleared — z undoes"
         case .skipOccurrence: text = "skipped this occurrence of \(name); the next one is in the Backlog"
