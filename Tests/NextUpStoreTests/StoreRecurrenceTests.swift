@@ -116,6 +116,21 @@ import Testing
         #expect(throws: TaskInputError.self) { try ms[0].store.skipOccurrence(second.id, today: ms[0].today()) }
     }
 
+    /// A series stopped and then given a rule again goes on: its next
+    /// occurrence, whose id the stop marked deleted, is made alive.
+    @Test func aSeriesStartedAgainAfterAStopGoesOn() throws {
+        let tmp = TemporaryFolder()
+        let m = try Self.machines(1, tmp, at: 1_795_000_000_000)[0]
+        let first = try Self.series("Weekly review", "every monday", due: "2026-11-30", on: m)
+        _ = try m.store.stopSeries(first.id)
+        m.clock.set(m.clock.nowMillis() + 1_000)
+        _ = try m.store.edit(first.id, set: [(.recur, .string(try RecurrenceRule.parse("every monday").rrule))])
+        let done = try m.store.completeOccurrence(first.id, today: m.today())
+        let next = try #require(done.successor)
+        #expect(done.madeSuccessor && next.isOpen, "\(next)")
+        #expect(try m.open(first.id).map(\.id) == [next.id])
+    }
+
     /// The property: several machines complete, skip, edit and sync
     /// while apart over years of simulated days (daylight saving time moving
     /// each machine's local offset, month ends, leap days); once everyone has

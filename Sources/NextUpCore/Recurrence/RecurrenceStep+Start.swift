@@ -27,4 +27,14 @@ extension RecurrenceStep {
               !fields.contains(where: { $0.0 == .due && $0.1 != .null }), task?.due == nil else { return nil }
         return RecurrenceSchedule(rule).first(onOrAfter: today)
     }
+
+    /// What a successor not yet made must also be written with: a stop
+    /// marks the next occurrence's id deleted (so one made apart on another
+    /// machine arrives deleted); when the rule was set again on the
+    /// occurrence after that mark, the series goes on and the successor is
+    /// made alive. Nothing otherwise.
+    public static func restarting(_ unborn: TaskItem, after occurrence: TaskItem) -> [(TaskField, FieldValue)] {
+        guard unborn.deleted, let mark = unborn.versions[.deleted], let rule = occurrence.versions[.recur], mark < rule else { return [] }
+        return [(.deleted, .bool(false))]
+    }
 }

@@ -82,7 +82,7 @@ extension TaskStore {
                 return SeriesStep(task: task, changes: changes, successor: successor, madeSuccessor: false)
             }
             let unborn = successor
-            let made = try session.write(next.edits, to: &successor)
+            let made = try session.write(next.edits + RecurrenceStep.restarting(unborn, after: before), to: &successor)
             try UndoJournal.record(.add, before: unborn, changes: made, at: session.now, session.db)
             return SeriesStep(task: task, changes: changes, successor: successor, madeSuccessor: true)
         }

@@ -177,9 +177,12 @@ public final class MemoryBackend: TaskBackend {
             clock = marked.clock
             tasks[stops] = marked.task
         }
-        if let successor, tasks[successor.id] == nil {
+        // Made unless held already (born), as the store does.
+        if let successor, tasks[successor.id]?.versions[.created] == nil {
             now += 1
-            let made = try LocalEdit.apply(successor.edits, to: TaskItem(id: successor.id), clock: clock, replica: replicaID, now: now)
+            let unborn = tasks[successor.id] ?? TaskItem(id: successor.id)
+            let made = try LocalEdit.apply(successor.edits + RecurrenceStep.restarting(unborn, after: task), to: unborn,
+                                           clock: clock, replica: replicaID, now: now)
             clock = made.clock
             tasks[successor.id] = made.task
         }
