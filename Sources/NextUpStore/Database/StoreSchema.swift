@@ -28,7 +28,7 @@ public enum StoreSchema {
         try db.execute(sql: "PRAGMA page_size = \(pageSize)")
     }
 
-    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"]
+    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -228,6 +228,24 @@ public enum StoreSchema {
             try db.execute(sql: """
                 UPDATE task SET title_fold = nextup_fold(title) WHERE title_fold <> nextup_fold(title);
                 PRAGMA user_version = 11;
+                """)
+        }
+        // v12: the history of every change (``HistoryTable``), filled at
+        // every local write and every merge; never the source of a value.
+        m.registerMigration("v12") { db in
+            try db.execute(sql: """
+                CREATE TABLE history (
+                    task_id TEXT NOT NULL,
+                    field TEXT NOT NULL,
+                    version TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    origin TEXT,
+                    seen TEXT,
+                    received INTEGER NOT NULL,
+                    PRIMARY KEY (task_id, field, version)
+                ) WITHOUT ROWID;
+                CREATE INDEX history_received ON history(received);
+                PRAGMA user_version = 12;
                 """)
         }
         return m

@@ -519,19 +519,18 @@ public final class SyncCycle: Sendable {
         let seq = try storage.newestLocalChangeSeq()
         // The snapshot carries the pending local changes: count them as uploaded.
         let pending = reason == .compaction ? 0 : try storage.pendingLocalChanges(limit: .max).changes.count
-        let header = LogHeader(replica: me, created: clock.nowMillis(), previousReplica: previous)
+        var header = LogHeader(replica: me, created: clock.nowMillis(), previousReplica: previous)
+        header.machine = try storage.machineName()
         let storage = self.storage
         let size = try LogWriter(folder: folder, owner: me).rewrite(header: header) { emit in
             try storage.forEachTaskBatch { tasks in
-                try emit(tasks.compactMap { task in
-                    let changes = task.allChanges
-                    return changes.isEmpty ? nil : LogRecord(task: task.id, changes: changes)
-                })
+                try emit(try storage.snapshot(of: tasks).map { LogRecord(task: $0[0].task, changes: $0) })
             }
         }
         let written = try folder.info(LogFormat.fileName(for: me))
-        let state = OwnLogState(replica: me.rawValue, generation: header.generation, end: size, identity: written?.identity ?? 0,
+        var state = OwnLogState(replica: me.rawValue, generation: header.generation, end: size, identity: written?.identity ?? 0,
                                 snapshotSize: size, previousReplica: previous?.rawValue, modified: written?.modified)
+        state.machine = header.machine
         if seq > 0 { try storage.recordUpload(through: seq, ownLog: state) } else { try storage.saveOwnLogState(state) }
         report.ownLogRewritten = reason
         report.uploaded += pending
@@ -556,6 +555,13 @@ public final class SyncCycle: Sendable {
         }
         let name = LogFormat.fileName(for: me)
         if !records.isEmpty {
+            var records = records
+            // The machine's name, on the first line after it changed (or was never said).
+            let machine = try storage.machineName()
+            if let machine, machine != state.machine {
+                records[0].machine = machine
+                state.machine = machine
+            }
             let header = LogHeader(replica: me, generation: state.generation, created: clock.nowMillis(),
                                    previousReplica: state.previousReplica.flatMap(ReplicaID.init))
             let before = state.end
@@ -628,6 +634,8 @@ public final class SyncCycle: Sendable {
         let seen = changed ? clock.nowMillis() : cursor?.seen ?? clock.nowMillis()
         // The header's time counts too: a log that never held a change of its writer's.
         var newest = max(wentBack == nil ? cursor?.newest ?? 0 : 0, header.created)
+        // The writer's machine name: the last its log said.
+        var machine = (start > headerEnd ? cursor?.machine : nil) ?? header.machine
         var consumed = false
         var held: Set<Int> = []
         // Whether lines skipped as damaged lie before the cursor being made.
@@ -641,11 +649,12 @@ public final class SyncCycle: Sendable {
                     for change in record.changes where change.version.replica == replica {
                         newest = max(newest, change.version.timestamp.millis)
                     }
+                    if let said = record.machine { machine = said }
                 }
                 try mergeInBatches(scan, file: name, cursor: { offset in
                     PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
                                tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil,
-                               heldBack: scan.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest)
+                               heldBack: scan.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest, machine: machine)
                 }, trusted: trusted, merge: merge, &localReport)
                 if wentBack != nil || full || keys != nil {
                     for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
@@ -665,7 +674,7 @@ public final class SyncCycle: Sendable {
         if let tail = outcome.incompleteTail, changed { report.issues.append(tail) }
         let final = PeerCursor(generation: header.generation, offset: outcome.cursorEnd, identity: info.identity,
                                tail: try tailMark(of: name, at: outcome.cursorEnd), damaged: damaged ? true : nil,
-                               heldBack: outcome.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest)
+                               heldBack: outcome.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest, machine: machine)
         if !consumed && final != cursor {
             try storage.saveCursor(final, forPeerFile: name)
         }

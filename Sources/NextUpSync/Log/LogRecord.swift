@@ -5,10 +5,19 @@ import NextUpCore
 /// On the wire: `{"task":"<id>","set":{"<field>":[<value>,"<version>"],…},"crc":"…"}`
 /// with fields in ``TaskField`` order. A version written by the file's own
 /// replica is shortened to its 16 hex digits; any other carries `@<replica>`.
+///
+/// Members for the history, each written only when it has something to say
+/// (readers before them skip members they do not know):
+/// `"seen":{"<field>":"<version>"|"",…}` (what the writer held for the field:
+/// ``ChangeNote/seen``, `""` for nothing), `"via":"<origin>"` (every change's
+/// ``ChangeNote/origin``, when they share one) or `"via":{"<field>":"<origin>",…}`,
+/// and `"machine":"<name>"` (the writer's machine name, from this line on).
 public struct LogRecord: Hashable, Sendable {
     public let task: TaskID
     /// The changes, all of ``task``; at most one per field.
     public let changes: [FieldChange]
+    /// The writing machine's name, when this line says it.
+    public var machine: String?
 
     /// - Precondition: every change is of `task`.
     public init(task: TaskID, changes: [FieldChange]) {
@@ -41,7 +50,9 @@ public struct LogRecord: Hashable, Sendable {
         let line = encodedLine(owner: owner)
         guard line.count - 1 > maxLength, changes.count > 1 else { return line }
         let half = changes.count / 2
-        return LogRecord(task: task, changes: Array(changes.prefix(half))).encodedLines(owner: owner, maxLength: maxLength)
+        var first = LogRecord(task: task, changes: Array(changes.prefix(half)))
+        first.machine = machine
+        return first.encodedLines(owner: owner, maxLength: maxLength)
             + LogRecord(task: task, changes: Array(changes.dropFirst(half))).encodedLines(owner: owner, maxLength: maxLength)
     }
 
@@ -53,7 +64,8 @@ public struct LogRecord: Hashable, Sendable {
         JSONText.appendRaw("{\"task\":", to: &out)
         JSONText.appendString(task.rawValue, to: &out)
         JSONText.appendRaw(",\"set\":{", to: &out)
-        for (index, change) in changes.sorted(by: { $0.field < $1.field }).enumerated() {
+        let sorted = changes.sorted(by: { $0.field < $1.field })
+        for (index, change) in sorted.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             JSONText.appendString(change.field.rawValue, to: &out)
             out.append(contentsOf: Array(":[".utf8))
@@ -64,8 +76,47 @@ public struct LogRecord: Hashable, Sendable {
             out.append(UInt8(ascii: "]"))
         }
         out.append(UInt8(ascii: "}"))
+        appendNotes(sorted, to: &out)
         JSONText.sealWithChecksum(&out)
         out.append(0x0A)
         return out
+    }
+
+    /// Appends the history members (`seen`, `via`, `machine`) that have something to say.
+    private func appendNotes(_ sorted: [FieldChange], to out: inout [UInt8]) {
+        let seen = sorted.compactMap { change in change.note?.seen.map { (change.field, $0) } }
+        if !seen.isEmpty {
+            JSONText.appendRaw(",\"seen\":{", to: &out)
+            for (index, (field, held)) in seen.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONText.appendString(field.rawValue, to: &out)
+                out.append(UInt8(ascii: ":"))
+                switch held {
+                case .nothing: JSONText.appendString("", to: &out)
+                case .version(let version): JSONText.appendString(version.encoded, to: &out)
+                }
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        let origins = sorted.compactMap { change in change.note?.origin.map { (change.field, $0) } }
+        if let first = origins.first {
+            JSONText.appendRaw(",\"via\":", to: &out)
+            if origins.count == sorted.count && origins.allSatisfy({ $0.1 == first.1 }) {
+                JSONText.appendString(first.1.rawValue, to: &out)
+            } else {
+                out.append(UInt8(ascii: "{"))
+                for (index, (field, origin)) in origins.enumerated() {
+                    if index > 0 { out.append(UInt8(ascii: ",")) }
+                    JSONText.appendString(field.rawValue, to: &out)
+                    out.append(UInt8(ascii: ":"))
+                    JSONText.appendString(origin.rawValue, to: &out)
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+        }
+        if let machine {
+            JSONText.appendRaw(",\"machine\":", to: &out)
+            JSONText.appendString(machine, to: &out)
+        }
     }
 }
