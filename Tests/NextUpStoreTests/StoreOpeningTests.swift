@@ -169,7 +169,7 @@ import Testing
         let before = try queue.read { try [String: String](uniqueKeysWithValues: Row.fetchAll($0, sql: "SELECT id, title_fold FROM task").map { ($0[0], $0[1]) }) }
         try queue.close()
         let store = try TaskStore.open(location)
-        #expect(try store.schemaVersion() == 11)
+        #expect(try store.schemaVersion() == StoreSchema.currentVersion)
         let after = try store.database.read { try [String: String](uniqueKeysWithValues: Row.fetchAll($0, sql: "SELECT id, title_fold FROM task").map { ($0[0], $0[1]) }) }
         #expect(after[id] == "reunion equipe")
         #expect(after.filter { $0.key != id } == before.filter { $0.key != id })

@@ -13,7 +13,8 @@ struct MachineCommand: ParsableCommand {
     @Flag(help: "Go back to the host name.") var reset = false
 
     func run() throws {
-        let context = try CommandContext.open(global)
+        // Naming a machine is setting it up: it may make the store.
+        let context = try CommandContext.open(global, creating: name != nil)
         if reset && name != nil { throw CLIError("give a name or --reset, not both") }
         if reset || name != nil {
             do { try context.store.setMachineName(reset ? nil : name) } catch let error as TaskInputError { throw CLIError(error.description) }

@@ -10,7 +10,9 @@
 ///   field order.
 /// - **Old value.** The value of the entry its writer had seen (the note's
 ///   seen version) when that entry is held, else the value of the field's
-///   entry just before it, else none (the field's first value).
+///   entry just before it, else the field's unset value when its writer
+///   had seen the field never written (a value given to an existing task),
+///   else none (a first value given at creation).
 /// - **Races.** Entry `a` *lost a race* to entry `b` when both changed the
 ///   same field to different values, on different replicas, `b` is the later
 ///   version, and `b`'s writer had not seen `a` (its seen version is known
@@ -51,6 +53,8 @@ public enum TaskHistory {
             for (index, entry) in ordered.enumerated() {
                 var old: FieldValue? = index > 0 ? ordered[index - 1].value : nil
                 if case .version(let seen)? = entry.note?.seen, let held = byVersion[seen] { old = held.value }
+                // A first value given to a task that already was: it replaced the field's unset value.
+                if old == nil, entry.note?.seen == .nothing { old = entry.field.spec?.cleared ?? .null }
                 let lostTo = ordered[(index + 1)...].first { later in
                     later.version.replica != entry.version.replica && later.value != entry.value
                         && !(later.note?.seen.map { $0.covers(entry.version) } ?? true)

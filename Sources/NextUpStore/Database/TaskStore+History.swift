@@ -166,6 +166,23 @@ public enum HistoryRestoreError: Error, Equatable, CustomStringConvertible {
 }
 
 extension TaskStore {
+    /// The first task by id whose creation is known (nil: none).
+    public func firstTask() throws -> TaskItem? {
+        try database.read { db in try TaskRow.fetchAll(db, where: ListSQL.born, order: "id LIMIT 1").first }
+    }
+
+    /// The newest version this replica wrote that the history holds (its
+    /// last change); nil when it made none.
+    public func lastOwnChange() throws -> (task: TaskID, version: Version)? {
+        try database.read { db in
+            let me = try Self.replicaID(db)
+            guard let row = try Row.fetchOne(db, sql: "SELECT task_id, version FROM history WHERE substr(version, 18) = ? ORDER BY version DESC LIMIT 1",
+                                             arguments: [me.rawValue]),
+                  let task = TaskID(row[0] as String), let version = Version(encoded: row[1]) else { return nil }
+            return (task, version)
+        }
+    }
+
     /// What a snapshot of this replica's log carries for `tasks` (a rewrite
     /// of its own log): per task, its registers, each with its note, then
     /// every earlier change its history holds (one group per version: one

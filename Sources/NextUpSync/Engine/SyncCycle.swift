@@ -217,6 +217,7 @@ public final class SyncCycle: Sendable {
         let retiring = download ? try logsToRetire(listing, me: me) : []
 
         try upload(me, &report)
+        if download { try publishDelivery(me, &report) }
 
         if !lost.isEmpty {
             try appendToOwnLog(me, LogRecord.grouping(lost), &report)
@@ -547,6 +548,23 @@ public final class SyncCycle: Sendable {
         }
     }
 
+    /// Says in this replica's log how far it merged every other log (a
+    /// ``LogRecord/Delivery`` mark), when that moved since the log last said
+    /// it: on a line re-publishing one task's registers as they stand
+    /// (``SyncStorage/carrierTask()``), which changes nothing for a reader.
+    private func publishDelivery(_ me: ReplicaID, _ report: inout SyncReport) throws {
+        var merged: [ReplicaID: Int64] = [:]
+        for (file, cursor) in try storage.cursors() {
+            if case .log(let replica) = PeerFileName.classify(file), replica != me, let newest = cursor.newest { merged[replica] = newest }
+        }
+        guard !merged.isEmpty, let state = try storage.ownLogState(), state.replica == me.rawValue,
+              state.merged != Dictionary(uniqueKeysWithValues: merged.map { ($0.key.rawValue, $0.value) }),
+              let carrier = try storage.carrierTask(), let changes = try storage.snapshot(of: [carrier]).first else { return }
+        var record = LogRecord(task: carrier.id, changes: changes)
+        record.delivery = LogRecord.Delivery(merged: merged, at: clock.nowMillis())
+        try appendToOwnLog(me, [record], &report)
+    }
+
     /// Appends records to this replica's log (one write, fsync) and records
     /// the new end, with the outbox pruned through `seq`, in one transaction.
     private func appendToOwnLog(_ me: ReplicaID, _ records: [LogRecord], through seq: Int64? = nil, _ report: inout SyncReport) throws {
@@ -561,6 +579,9 @@ public final class SyncCycle: Sendable {
             if let machine, machine != state.machine {
                 records[0].machine = machine
                 state.machine = machine
+            }
+            if let delivery = records.lazy.compactMap(\.delivery).last {
+                state.merged = Dictionary(uniqueKeysWithValues: delivery.merged.map { ($0.key.rawValue, $0.value) })
             }
             let header = LogHeader(replica: me, generation: state.generation, created: clock.nowMillis(),
                                    previousReplica: state.previousReplica.flatMap(ReplicaID.init))
@@ -636,6 +657,8 @@ public final class SyncCycle: Sendable {
         var newest = max(wentBack == nil ? cursor?.newest ?? 0 : 0, header.created)
         // The writer's machine name: the last its log said.
         var machine = (start > headerEnd ? cursor?.machine : nil) ?? header.machine
+        // What the writer's delivery marks said of this replica's log.
+        var mergedMine = cursor?.mergedMine ?? []
         var consumed = false
         var held: Set<Int> = []
         // Whether lines skipped as damaged lie before the cursor being made.
@@ -650,11 +673,16 @@ public final class SyncCycle: Sendable {
                         newest = max(newest, change.version.timestamp.millis)
                     }
                     if let said = record.machine { machine = said }
+                    if let delivery = record.delivery, let through = delivery.merged[me], through > (mergedMine.last?.first ?? .min) {
+                        mergedMine.append([through, delivery.at])
+                        if mergedMine.count > 8 { mergedMine.removeFirst(mergedMine.count - 8) }
+                    }
                 }
                 try mergeInBatches(scan, file: name, cursor: { offset in
                     PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
                                tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil,
-                               heldBack: scan.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest, machine: machine)
+                               heldBack: scan.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest, machine: machine,
+                               mergedMine: mergedMine.isEmpty ? nil : mergedMine)
                 }, trusted: trusted, merge: merge, &localReport)
                 if wentBack != nil || full || keys != nil {
                     for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
@@ -674,7 +702,8 @@ public final class SyncCycle: Sendable {
         if let tail = outcome.incompleteTail, changed { report.issues.append(tail) }
         let final = PeerCursor(generation: header.generation, offset: outcome.cursorEnd, identity: info.identity,
                                tail: try tailMark(of: name, at: outcome.cursorEnd), damaged: damaged ? true : nil,
-                               heldBack: outcome.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest, machine: machine)
+                               heldBack: outcome.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest, machine: machine,
+                               mergedMine: mergedMine.isEmpty ? nil : mergedMine)
         if !consumed && final != cursor {
             try storage.saveCursor(final, forPeerFile: name)
         }

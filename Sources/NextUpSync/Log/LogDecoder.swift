@@ -109,7 +109,7 @@ public struct LogDecoder {
             guard let wire = try? json.decode(WireRecord.self, from: Data(line)) else { return issue(.malformed("not a task change")) }
             taskText = wire.task
             pairs = wire.set.map { (name: $0.key, pair: $0.value) }
-            notes = WireNotes(seen: wire.seen ?? [:], via: wire.via, machine: wire.machine)
+            notes = WireNotes(seen: wire.seen ?? [:], via: wire.via, machine: wire.machine, merged: wire.merged, at: wire.at)
         }
         guard let task = TaskID(taskText), task.rawValue == taskText else { return issue(.malformed("invalid task id")) }
         // The pairs are taken in the order given (the file's, or a
@@ -157,6 +157,11 @@ public struct LogDecoder {
             if !changes.indices.dropFirst().allSatisfy({ changes[$0 - 1].field < changes[$0].field }) { changes.sort { $0.field < $1.field } }
             var record = LogRecord(task: task, changes: changes)
             record.machine = notes.machine.flatMap(MachineName.parse)
+            if let merged = notes.merged, let at = notes.at {
+                var marks: [ReplicaID: Int64] = [:]
+                for (text, through) in merged { if let replica = ReplicaID(text), replica.rawValue == text { marks[replica] = through } }
+                record.delivery = LogRecord.Delivery(merged: marks, at: at)
+            }
             result.records.append(record)
             result.recordEnds.append(offset + Int64(line.count) + 1)
         }
@@ -250,6 +255,21 @@ public struct LogDecoder {
             if reader.take(#","machine":"#) {
                 guard let machine = reader.string() else { return nil }
                 notes.machine = machine
+            }
+            if reader.take(#","merged":{"#) {
+                var merged: [String: Int64] = [:]
+                if !reader.take("}") {
+                    while true {
+                        guard let replica = reader.string(), reader.take(":"), case .int(let through)? = reader.value() else { return nil }
+                        merged[replica] = through
+                        if reader.take(",") { continue }
+                        guard reader.take("}") else { return nil }
+                        break
+                    }
+                }
+                guard reader.take(#","at":"#), case .int(let at)? = reader.value() else { return nil }
+                notes.merged = merged
+                notes.at = at
             }
             // What follows is the checksum member, already verified.
             guard reader.index == bytes.count - JSONText.checksumSuffixLength else { return nil }
@@ -353,6 +373,8 @@ struct WireRecord: Decodable {
     var seen: [String: String]?
     var via: WireVia?
     var machine: String?
+    var merged: [String: Int64]?
+    var at: Int64?
 }
 
 /// The history members of a line (``LogRecord``'s wire form), as read.
@@ -360,6 +382,8 @@ struct WireNotes {
     var seen: [String: String] = [:]
     var via: WireVia?
     var machine: String?
+    var merged: [String: Int64]?
+    var at: Int64?
 }
 
 /// `"via"`: one origin for every change of the line, or one per field.

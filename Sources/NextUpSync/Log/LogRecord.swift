@@ -11,13 +11,28 @@ import NextUpCore
 /// `"seen":{"<field>":"<version>"|"",…}` (what the writer held for the field:
 /// ``ChangeNote/seen``, `""` for nothing), `"via":"<origin>"` (every change's
 /// ``ChangeNote/origin``, when they share one) or `"via":{"<field>":"<origin>",…}`,
-/// and `"machine":"<name>"` (the writer's machine name, from this line on).
+/// `"machine":"<name>"` (the writer's machine name, from this line on), and
+/// `"merged":{…},"at":<ms>` (a ``Delivery`` mark).
 public struct LogRecord: Hashable, Sendable {
     public let task: TaskID
     /// The changes, all of ``task``; at most one per field.
     public let changes: [FieldChange]
     /// The writing machine's name, when this line says it.
     public var machine: String?
+    /// How far the writer had merged other machines' logs, when this line says it.
+    public var delivery: Delivery?
+
+    /// A delivery mark: for each other replica, the newest of that replica's
+    /// own versions (physical ms) the writer had merged from its log, and when
+    /// the writer said so (its clock, ms). Wire: `"merged":{"<replica>":<ms>,…},"at":<ms>`.
+    public struct Delivery: Hashable, Sendable {
+        public var merged: [ReplicaID: Int64]
+        public var at: Int64
+        public init(merged: [ReplicaID: Int64], at: Int64) {
+            self.merged = merged
+            self.at = at
+        }
+    }
 
     /// - Precondition: every change is of `task`.
     public init(task: TaskID, changes: [FieldChange]) {
@@ -52,6 +67,7 @@ public struct LogRecord: Hashable, Sendable {
         let half = changes.count / 2
         var first = LogRecord(task: task, changes: Array(changes.prefix(half)))
         first.machine = machine
+        first.delivery = delivery
         return first.encodedLines(owner: owner, maxLength: maxLength)
             + LogRecord(task: task, changes: Array(changes.dropFirst(half))).encodedLines(owner: owner, maxLength: maxLength)
     }
@@ -82,7 +98,7 @@ public struct LogRecord: Hashable, Sendable {
         return out
     }
 
-    /// Appends the history members (`seen`, `via`, `machine`) that have something to say.
+    /// Appends the history members (`seen`, `via`, `machine`, `merged` and `at`) that have something to say.
     private func appendNotes(_ sorted: [FieldChange], to out: inout [UInt8]) {
         let seen = sorted.compactMap { change in change.note?.seen.map { (change.field, $0) } }
         if !seen.isEmpty {
@@ -117,6 +133,15 @@ public struct LogRecord: Hashable, Sendable {
         if let machine {
             JSONText.appendRaw(",\"machine\":", to: &out)
             JSONText.appendString(machine, to: &out)
+        }
+        if let delivery {
+            JSONText.appendRaw(",\"merged\":{", to: &out)
+            for (index, (replica, through)) in delivery.merged.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONText.appendString(replica.rawValue, to: &out)
+                JSONText.appendRaw(":\(through)", to: &out)
+            }
+            JSONText.appendRaw("},\"at\":\(delivery.at)", to: &out)
         }
     }
 }

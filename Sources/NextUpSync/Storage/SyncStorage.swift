@@ -61,6 +61,10 @@ public protocol SyncStorage: AnyObject, Sendable {
     /// per group: at least every register (with its note); the real store
     /// adds every earlier change its history holds.
     func snapshot(of tasks: [TaskItem]) throws -> [[FieldChange]]
+    /// A task whose registers can carry a line that says something else (a
+    /// delivery mark): re-publishing them, versions unchanged, changes
+    /// nothing anywhere. Nil: none (no delivery marks are written).
+    func carrierTask() throws -> TaskItem?
 }
 
 /// A merge as ``SyncStorage/merge(_:cursor:)`` takes it.
@@ -69,6 +73,9 @@ public typealias SyncStorageMerge = (_ changes: [FieldChange], _ cursor: (file: 
 extension SyncStorage {
     /// A storage without a machine name (a fake) says none.
     public func machineName() throws -> String? { nil }
+
+    /// A storage without delivery marks (a fake).
+    public func carrierTask() throws -> TaskItem? { nil }
 
     /// A storage without a history (a fake): the registers.
     public func snapshot(of tasks: [TaskItem]) throws -> [[FieldChange]] {
@@ -114,6 +121,9 @@ public struct OwnLogState: Codable, Hashable, Sendable {
     /// The machine name this generation of the log last said (a header or a
     /// line's `machine`); nil: none yet.
     public var machine: String?
+    /// The delivery mark this generation of the log last said
+    /// (``LogRecord/Delivery/merged``, by replica id); nil: none yet.
+    public var merged: [String: Int64]?
 
     public init(replica: String, generation: String, end: Int64, identity: UInt64, snapshotSize: Int64, previousReplica: String? = nil, modified: Int64? = nil) {
         self.modified = modified
@@ -161,10 +171,15 @@ public struct PeerCursor: Codable, Hashable, Sendable {
     public var newest: Int64?
     /// The writer's machine name, as its log last said it (nil: it never did).
     public var machine: String?
+    /// What the writer's delivery marks said of this replica's log, oldest
+    /// first (at most 8): pairs of [the newest of this replica's versions it
+    /// had merged (ms), when it said so (its clock, ms)].
+    public var mergedMine: [[Int64]]?
 
     public init(generation: String, offset: Int64, identity: UInt64, tail: String? = nil, damaged: Bool? = nil, heldBack: Bool? = nil,
-                size: Int64? = nil, seen: Int64? = nil, newest: Int64? = nil, machine: String? = nil) {
+                size: Int64? = nil, seen: Int64? = nil, newest: Int64? = nil, machine: String? = nil, mergedMine: [[Int64]]? = nil) {
         self.machine = machine
+        self.mergedMine = mergedMine
         self.generation = generation
         self.offset = offset
         self.identity = identity
