@@ -101,6 +101,9 @@ import Testing
         #expect(try desktop.run("machine", "desktop").status == 0)
         #expect(try server.run("machine", "server").status == 0)
         let id = String(try laptop.run("add", "Renew the passport").out.prefix(8))
+        // A machine says how far it merged on a line of its own changes: each has made one.
+        #expect(try desktop.run("add", "Water the plants").status == 0)
+        #expect(try server.run("add", "Rotate the backups").status == 0)
         for machine in [desktop, server, laptop] { #expect(try machine.run("sync").status == 0) }
         #expect(try laptop.run("edit", id, "--due", "2026-12-24").status == 0)
         // The desktop merges the change and says so in its log; the server is off.

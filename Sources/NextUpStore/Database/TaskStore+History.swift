@@ -166,17 +166,19 @@ public enum HistoryRestoreError: Error, Equatable, CustomStringConvertible {
 }
 
 extension TaskStore {
-    /// The first task by id whose creation is known (nil: none).
-    public func firstTask() throws -> TaskItem? {
-        try database.read { db in try TaskRow.fetchAll(db, where: ListSQL.born, order: "id LIMIT 1").first }
+    /// The task of this replica's last change (nil: it made none).
+    public func taskOfLastOwnChange() throws -> TaskItem? {
+        guard let last = try lastOwnChange() else { return nil }
+        return try database.read { db in try TaskRow.fetchOne(db, id: last.task) }
     }
 
-    /// The newest version this replica wrote that the history holds (its
-    /// last change); nil when it made none.
+    /// This replica's last change the history holds (the newest it
+    /// recorded: walked from the newest arrival back, by the `received`
+    /// index); nil when it made none.
     public func lastOwnChange() throws -> (task: TaskID, version: Version)? {
         try database.read { db in
             let me = try Self.replicaID(db)
-            guard let row = try Row.fetchOne(db, sql: "SELECT task_id, version FROM history WHERE substr(version, 18) = ? ORDER BY version DESC LIMIT 1",
+            guard let row = try Row.fetchOne(db, sql: "SELECT task_id, version FROM history WHERE substr(version, 18) = ? ORDER BY received DESC, version DESC LIMIT 1",
                                              arguments: [me.rawValue]),
                   let task = TaskID(row[0] as String), let version = Version(encoded: row[1]) else { return nil }
             return (task, version)

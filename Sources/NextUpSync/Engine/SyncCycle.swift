@@ -550,8 +550,10 @@ public final class SyncCycle: Sendable {
 
     /// Says in this replica's log how far it merged every other log (a
     /// ``LogRecord/Delivery`` mark), when that moved since the log last said
-    /// it: on a line re-publishing one task's registers as they stand
-    /// (``SyncStorage/carrierTask()``), which changes nothing for a reader.
+    /// it: on a line re-publishing this replica's own registers of one task
+    /// as they stand (``SyncStorage/carrierTask()``), which its log already
+    /// holds, so the line changes nothing for any reader, old ones included.
+    /// A replica that holds no change of its own says no mark.
     private func publishDelivery(_ me: ReplicaID, _ report: inout SyncReport) throws {
         var merged: [ReplicaID: Int64] = [:]
         for (file, cursor) in try storage.cursors() {
@@ -559,7 +561,8 @@ public final class SyncCycle: Sendable {
         }
         guard !merged.isEmpty, let state = try storage.ownLogState(), state.replica == me.rawValue,
               state.merged != Dictionary(uniqueKeysWithValues: merged.map { ($0.key.rawValue, $0.value) }),
-              let carrier = try storage.carrierTask(), let changes = try storage.snapshot(of: [carrier]).first else { return }
+              let carrier = try storage.carrierTask(),
+              let changes = try storage.snapshot(of: [carrier]).first?.filter({ $0.version.replica == me }), !changes.isEmpty else { return }
         var record = LogRecord(task: carrier.id, changes: changes)
         record.delivery = LogRecord.Delivery(merged: merged, at: clock.nowMillis())
         try appendToOwnLog(me, [record], &report)

@@ -61,9 +61,9 @@ public protocol SyncStorage: AnyObject, Sendable {
     /// per group: at least every register (with its note); the real store
     /// adds every earlier change its history holds.
     func snapshot(of tasks: [TaskItem]) throws -> [[FieldChange]]
-    /// A task whose registers can carry a line that says something else (a
-    /// delivery mark): re-publishing them, versions unchanged, changes
-    /// nothing anywhere. Nil: none (no delivery marks are written).
+    /// A task whose registers written by this replica can carry a line that
+    /// says something else (a delivery mark): the task of this replica's
+    /// last change. Nil: none (no delivery marks are written).
     func carrierTask() throws -> TaskItem?
 }
 

@@ -92,7 +92,7 @@ public final class TaskStoreSyncStorage: SyncStorage {
 
     public func snapshot(of tasks: [TaskItem]) throws -> [[FieldChange]] { try store.snapshot(of: tasks) }
 
-    public func carrierTask() throws -> TaskItem? { try store.firstTask() }
+    public func carrierTask() throws -> TaskItem? { try store.taskOfLastOwnChange() }
 
     /// Sorted keys: the same state must encode to the same text every time,
     /// because an unchanged state is recognised by comparing the text (and
