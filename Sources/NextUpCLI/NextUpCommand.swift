@@ -16,6 +16,7 @@ public struct NextUpCommand: ParsableCommand {
             CountCommand.self, ExportCommand.self, ImportCommand.self, DoctorCommand.self, SyncCommand.self,
             RecoverCommand.self,
             VdirMergeCommand.self,
+            ChangesCommand.self, MachineCommand.self, StatusCommand.self,
         ]
     )
 

@@ -109,7 +109,30 @@ def run(ctx, n, data_path, plan, tw=None, tw_data_path=None):
         check(out, lambda s: s.startswith("done:"), "done")
     if measure("undo", on("undo")).stats:
         check(out, lambda s: s.startswith("undid:"), "undo")
+    rows.append(history_growth(n, main))
     return rows, pairs, main
+
+
+def history_growth(n, store):
+    """The store's growth per 10,000 one-field edits from the history alone
+    (issue 36): the history table's and its index's bytes per row (SQLite's
+    dbstat when built in, else the rows' payload), times 10,000, in KiB."""
+    import sqlite3
+    row = Row(SECTION, n, "history: growth per 10,000 edits", None, unit="KiB",
+              note="history rows after the import and the edits above")
+    db = sqlite3.connect(os.path.join(store, "nextup.sqlite"))
+    try:
+        count = db.execute("SELECT count(*) FROM history").fetchone()[0]
+        try:
+            size = db.execute("SELECT sum(pgsize) FROM dbstat WHERE name IN ('history', 'history_received')").fetchone()[0]
+        except sqlite3.Error:
+            size = db.execute("SELECT sum(length(task_id) + length(field) + length(version) + length(value)"
+                              " + coalesce(length(origin), 0) + coalesce(length(seen), 0) + 8) * 2 FROM history").fetchone()[0]
+    finally:
+        db.close()
+    if not count:
+        return row.failed("no history rows")
+    return row.judge(size / count * 10000 / 1024)
 
 
 def in_turn(ctx, argv_for, runs, out, theirs):

@@ -142,10 +142,20 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "A task id or a unique prefix of at least 4 characters.") var id: String
     @Flag(help: "Print JSON.") var json = false
+    @Flag(help: "Show every change of every field, newest first, with its machine; `nextup restore ID --entry E` takes a value back.") var history = false
 
     func run() throws {
         let context = try CommandContext.open(global)
         let task = try context.store.resolve(id)
+        if history {
+            let lines = try context.store.history(of: task.id)
+            let text = try HistoryText(store: context.store)
+            if json { print(try text.json(task, lines)) } else {
+                print("history of \(task.id.short) \(Sanitizer.visible(task.title)) (newest first; the first column restores: nextup restore \(task.id.short) --entry E)")
+                text.lines(lines).forEach { print("  " + $0) }
+            }
+            return
+        }
         if json { print(JSONOutput.string(task)) } else { TaskDetail.render(task).forEach { print($0) } }
     }
 }

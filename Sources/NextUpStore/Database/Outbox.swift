@@ -59,7 +59,8 @@ extension TaskStore {
     }
 
     /// Each entry with the changes of it still standing in its task's row
-    /// (``Outbox``): one query joining the entries to their rows.
+    /// (``Outbox``): one query joining the entries to their rows; each change
+    /// with the note its history holds.
     static func outbox(_ db: Database, after seq: Int64, limit: Int = .max) throws -> [OutboxRecord] {
         var out: [OutboxRecord] = []
         let rows = try Row.fetchCursor(db, sql: """
@@ -71,7 +72,12 @@ extension TaskStore {
         while let row = try rows.next() {
             let task = (row[0] as String?) == nil ? nil : TaskRow.decode(row, replicas: &replicas)
             let refs = VersionsColumn.decode(row[seqIndex + 1])
-            out.append(OutboxRecord(seq: row[seqIndex], changes: Outbox.standing(refs, in: task)))
+            var changes = Outbox.standing(refs, in: task)
+            // Each with its note (origin, seen version), which the log carries for the history.
+            for i in changes.indices {
+                changes[i].note = try HistoryTable.note(task: changes[i].task, field: changes[i].field, version: changes[i].version, db)
+            }
+            out.append(OutboxRecord(seq: row[seqIndex], changes: changes))
         }
         return out
     }

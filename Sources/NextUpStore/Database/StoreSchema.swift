@@ -29,7 +29,7 @@ public enum StoreSchema {
         try db.execute(sql: "PRAGMA page_size = \(pageSize)")
     }
 
-    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"]
+    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -277,6 +277,24 @@ public enum StoreSchema {
                 CREATE INDEX task_category ON task(category, created) WHERE deleted = 0 AND category IS NOT NULL;
                 CREATE INDEX task_extra ON task(created) WHERE deleted = 0 AND extra IS NOT NULL;
                 PRAGMA user_version = 13;
+                """)
+        }
+        // v14: the history of every change (``HistoryTable``), filled at
+        // every local write and every merge; never the source of a value.
+        m.registerMigration("v14") { db in
+            try db.execute(sql: """
+                CREATE TABLE history (
+                    task_id TEXT NOT NULL,
+                    field TEXT NOT NULL,
+                    version TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    origin TEXT,
+                    seen TEXT,
+                    received INTEGER NOT NULL,
+                    PRIMARY KEY (task_id, field, version)
+                ) WITHOUT ROWID;
+                CREATE INDEX history_received ON history(received);
+                PRAGMA user_version = 14;
                 """)
         }
         return m

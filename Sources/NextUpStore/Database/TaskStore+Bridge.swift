@@ -62,7 +62,7 @@ extension TaskStore {
     public func bridgeWrite(_ id: TaskID, set fields: [(TaskField, FieldValue)], versions: [TaskField: Version] = [:],
                             creating: Bool = false, expecting: [TaskField: Version?] = [:], vdir: String = "",
                             memory: [String: BridgeItem?] = [:]) throws -> WriteResult {
-        try writeSession { session in
+        try writeSession(origin: .phone) { session in
             var task: TaskItem
             var all = fields.filter { versions[$0.0] == nil }
             var seen = expecting
@@ -84,7 +84,7 @@ extension TaskStore {
             }
             var changes = try session.write(all, to: &task, expecting: seen.filter { versions[$0.key] == nil })
             let merged = fields.compactMap { field, value in
-                versions[field].map { FieldChange(task: id, field: field, value: value, version: $0) }
+                versions[field].map { FieldChange(task: id, field: field, value: value, version: $0, note: ChangeNote(origin: .phone, seen: nil)) }
             }
             if !merged.isEmpty { changes += try session.merge(merged, into: &task) }
             try Self.saveBridgeItems(memory, vdir: vdir, session.db)

@@ -111,7 +111,7 @@ extension TaskStore {
     /// order. Into an empty table, the secondary indexes are dropped first
     /// and built once at the end.
     func importTasks(plans: [ImportPlan], overwrite: Bool) throws -> ImportSummary {
-        try writeSession(records: plans.count) { session in
+        try writeSession(records: plans.count, origin: .import) { session in
             let db = session.db
             let empty = try Row.fetchOne(db, sql: "SELECT 1 FROM task LIMIT 1") == nil
             let dropped = empty ? try Self.dropTaskIndexes(db) : []

@@ -20,7 +20,8 @@ extension TaskStore {
     /// one IMMEDIATE transaction.
     ///
     /// Contract: each (task, field) ends holding the change with the greatest
-    /// version among the one it held and those given (``Merge``); nothing is
+    /// version among the one it held and those given (``Merge``); every
+    /// change given is recorded in the history (``HistoryTable``); nothing is
     /// recorded in the outbox (remote changes are not local changes); the
     /// hybrid clock moves past every timestamp seen, so a later local edit
     /// wins over them; `state` entries are set (nil: removed) in the same
@@ -83,6 +84,8 @@ extension TaskStore {
         for task in try TaskRow.fetchAll(db, ids: present) { tasks[task.id] = task }
         let result = Merge.apply(changes, to: &tasks, localReplica: replica)
         for id in Self.inRowOrder(result.changedTasks) { try TaskRow.save(tasks[id]!, db) }
+        // Every change met, superseded ones too: the history of a task is the same on every replica.
+        try HistoryTable.record(changes, received: now, db)
         if result.newestTimestamp > .zero {
             let last = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
             // As far as this machine's clock allows (HybridClock.observe(_:now:)).

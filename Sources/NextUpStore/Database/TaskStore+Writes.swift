@@ -21,13 +21,13 @@ extension TaskStore {
     /// Runs `body` in one IMMEDIATE transaction with a write session;
     /// `records` (how many tasks the write touches) sizes the page cache for
     /// this transaction only (``withPageCache(forRecords:_:_:)``).
-    func writeSession<T>(records: Int = 1, _ body: (inout WriteSession) throws -> T) throws -> T {
+    func writeSession<T>(records: Int = 1, origin: ChangeOrigin? = nil, _ body: (inout WriteSession) throws -> T) throws -> T {
         do {
             return try database.writeWithoutTransaction { db in
                 try withPageCache(forRecords: records, db) {
                     var result: T?
                     try db.inTransaction(.immediate) {
-                        var session = try WriteSession(db, physical: clock)
+                        var session = try WriteSession(db, physical: clock, origin: origin ?? self.origin)
                         result = try body(&session)
                         try session.finish()
                         return .commit

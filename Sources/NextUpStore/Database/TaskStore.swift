@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import NextUpCore
 #if canImport(Glibc)
 import Glibc
@@ -28,12 +29,23 @@ public final class TaskStore: Sendable {
     /// Why the store can only be read (a read-only mount, a folder this
     /// user cannot write); nil for a store opened for writing.
     public let readOnlyReason: String?
+    /// Where this handle's local writes are made, as their history says
+    /// (``write(as:)``; a command's by default); an import and the phone
+    /// bridge name their own.
+    public var origin: ChangeOrigin { originLock.withLock { $0 } }
+    private let originLock = Mutex(ChangeOrigin.command)
 
     init(location: StoreLocation, database: DatabaseQueue, clock: any PhysicalClock, readOnlyReason: String? = nil) {
         self.location = location
         self.database = database
         self.clock = clock
         self.readOnlyReason = readOnlyReason
+    }
+
+    /// Records this handle's later local writes as made from `origin` (the
+    /// TUI's connection: `.tui`).
+    public func write(as origin: ChangeOrigin) {
+        originLock.withLock { $0 = origin }
     }
 
     /// Opens (creating on first use) the store at `location`.

@@ -14,9 +14,12 @@ struct WriteSession {
     let replica: ReplicaID
     let now: Int64
     private(set) var clock: HybridClock
+    /// Where the writes of this session are made (their history's origin).
+    var origin: ChangeOrigin
 
-    init(_ db: Database, physical: any PhysicalClock) throws {
+    init(_ db: Database, physical: any PhysicalClock, origin: ChangeOrigin = .command) throws {
         self.db = db
+        self.origin = origin
         self.replica = try TaskStore.replicaID(db)
         let last = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
         self.now = physical.nowMillis()
@@ -24,8 +27,9 @@ struct WriteSession {
     }
 
     /// Writes `fields` to `task` where they differ (Core's ``LocalEdit``),
-    /// saves the row and records the changes in the outbox. Returns the
-    /// changes made (empty: nothing).
+    /// saves the row and records the changes in the outbox and the history
+    /// (each with the version the field held before: its seen version).
+    /// Returns the changes made (empty: nothing).
     ///
     /// - Parameters:
     ///   - timestamp: for a task being created from an import, the time its
@@ -35,6 +39,7 @@ struct WriteSession {
     mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil,
                         expecting: [TaskField: Version?] = [:]) throws -> [FieldChange] {
         let fresh = task.versions.isEmpty
+        let held = task.versions
         // A write of a task that holds one tag in two spellings (added on two
         // machines at once) clears the later ones (``TaskItem/tagNames``).
         var fields = fields
@@ -43,9 +48,11 @@ struct WriteSession {
             fields += duplicates.filter { name in !fields.contains { $0.0 == .tag(name) } }.map { (.tag($0), .bool(false)) }
         }
         // In place: the task and the clock change only when the edit is made.
-        let changes = try LocalEdit.apply(fields, to: &task, clock: &clock, replica: replica, now: now,
+        var changes = try LocalEdit.apply(fields, to: &task, clock: &clock, replica: replica, now: now,
                                           importedAt: timestamp, expecting: expecting)
         guard !changes.isEmpty else { return [] }
+        for i in changes.indices { changes[i].note = .local(origin, held: held[changes[i].field], taskHadVersions: !fresh) }
+        try HistoryTable.record(changes, received: now, db)
         let entry = Outbox.entry(changes)
         // A task that had no version holds exactly this edit's: its row's
         // versions column is the outbox entry's text, encoded once.
@@ -65,6 +72,8 @@ struct WriteSession {
             clock.observe(change.version.timestamp, now: now)
         }
         guard !applied.isEmpty else { return [] }
+        // Without a note of their own: another machine made them, and its log says how.
+        try HistoryTable.record(applied, received: now, db)
         try TaskRow.save(task, db)
         try Outbox.append(Outbox.entry(applied), task: task.id, db)
         return applied

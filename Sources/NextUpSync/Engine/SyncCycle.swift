@@ -217,6 +217,7 @@ public final class SyncCycle: Sendable {
         let retiring = download ? try logsToRetire(listing, me: me) : []
 
         try upload(me, &report)
+        if download { try publishDelivery(me, &report) }
 
         if !lost.isEmpty {
             try appendToOwnLog(me, LogRecord.grouping(lost), &report)
@@ -519,19 +520,18 @@ public final class SyncCycle: Sendable {
         let seq = try storage.newestLocalChangeSeq()
         // The snapshot carries the pending local changes: count them as uploaded.
         let pending = reason == .compaction ? 0 : try storage.pendingLocalChanges(limit: .max).changes.count
-        let header = LogHeader(replica: me, created: clock.nowMillis(), previousReplica: previous)
+        var header = LogHeader(replica: me, created: clock.nowMillis(), previousReplica: previous)
+        header.machine = try storage.machineName()
         let storage = self.storage
         let size = try LogWriter(folder: folder, owner: me).rewrite(header: header) { emit in
             try storage.forEachTaskBatch { tasks in
-                try emit(tasks.compactMap { task in
-                    let changes = task.allChanges
-                    return changes.isEmpty ? nil : LogRecord(task: task.id, changes: changes)
-                })
+                try emit(try storage.snapshot(of: tasks).map { LogRecord(task: $0[0].task, changes: $0) })
             }
         }
         let written = try folder.info(LogFormat.fileName(for: me))
-        let state = OwnLogState(replica: me.rawValue, generation: header.generation, end: size, identity: written?.identity ?? 0,
+        var state = OwnLogState(replica: me.rawValue, generation: header.generation, end: size, identity: written?.identity ?? 0,
                                 snapshotSize: size, previousReplica: previous?.rawValue, modified: written?.modified)
+        state.machine = header.machine
         if seq > 0 { try storage.recordUpload(through: seq, ownLog: state) } else { try storage.saveOwnLogState(state) }
         report.ownLogRewritten = reason
         report.uploaded += pending
@@ -548,6 +548,26 @@ public final class SyncCycle: Sendable {
         }
     }
 
+    /// Says in this replica's log how far it merged every other log (a
+    /// ``LogRecord/Delivery`` mark), when that moved since the log last said
+    /// it: on a line re-publishing this replica's own registers of one task
+    /// as they stand (``SyncStorage/carrierTask()``), which its log already
+    /// holds, so the line changes nothing for any reader, old ones included.
+    /// A replica that holds no change of its own says no mark.
+    private func publishDelivery(_ me: ReplicaID, _ report: inout SyncReport) throws {
+        var merged: [ReplicaID: Int64] = [:]
+        for (file, cursor) in try storage.cursors() {
+            if case .log(let replica) = PeerFileName.classify(file), replica != me, let newest = cursor.newest { merged[replica] = newest }
+        }
+        guard !merged.isEmpty, let state = try storage.ownLogState(), state.replica == me.rawValue,
+              state.merged != Dictionary(uniqueKeysWithValues: merged.map { ($0.key.rawValue, $0.value) }),
+              let carrier = try storage.carrierTask(),
+              let changes = try storage.snapshot(of: [carrier]).first?.filter({ $0.version.replica == me }), !changes.isEmpty else { return }
+        var record = LogRecord(task: carrier.id, changes: changes)
+        record.delivery = LogRecord.Delivery(merged: merged, at: clock.nowMillis())
+        try appendToOwnLog(me, [record], &report)
+    }
+
     /// Appends records to this replica's log (one write, fsync) and records
     /// the new end, with the outbox pruned through `seq`, in one transaction.
     private func appendToOwnLog(_ me: ReplicaID, _ records: [LogRecord], through seq: Int64? = nil, _ report: inout SyncReport) throws {
@@ -556,6 +576,16 @@ public final class SyncCycle: Sendable {
         }
         let name = LogFormat.fileName(for: me)
         if !records.isEmpty {
+            var records = records
+            // The machine's name, on the first line after it changed (or was never said).
+            let machine = try storage.machineName()
+            if let machine, machine != state.machine {
+                records[0].machine = machine
+                state.machine = machine
+            }
+            if let delivery = records.lazy.compactMap(\.delivery).last {
+                state.merged = Dictionary(uniqueKeysWithValues: delivery.merged.map { ($0.key.rawValue, $0.value) })
+            }
             let header = LogHeader(replica: me, generation: state.generation, created: clock.nowMillis(),
                                    previousReplica: state.previousReplica.flatMap(ReplicaID.init))
             let before = state.end
@@ -628,6 +658,10 @@ public final class SyncCycle: Sendable {
         let seen = changed ? clock.nowMillis() : cursor?.seen ?? clock.nowMillis()
         // The header's time counts too: a log that never held a change of its writer's.
         var newest = max(wentBack == nil ? cursor?.newest ?? 0 : 0, header.created)
+        // The writer's machine name: the last its log said.
+        var machine = (start > headerEnd ? cursor?.machine : nil) ?? header.machine
+        // What the writer's delivery marks said of this replica's log.
+        var mergedMine = cursor?.mergedMine ?? []
         var consumed = false
         var held: Set<Int> = []
         // Whether lines skipped as damaged lie before the cursor being made.
@@ -641,11 +675,17 @@ public final class SyncCycle: Sendable {
                     for change in record.changes where change.version.replica == replica {
                         newest = max(newest, change.version.timestamp.millis)
                     }
+                    if let said = record.machine { machine = said }
+                    if let delivery = record.delivery, let through = delivery.merged[me], through > (mergedMine.last?.first ?? .min) {
+                        mergedMine.append([through, delivery.at])
+                        if mergedMine.count > 8 { mergedMine.removeFirst(mergedMine.count - 8) }
+                    }
                 }
                 try mergeInBatches(scan, file: name, cursor: { offset in
                     PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
                                tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil,
-                               heldBack: scan.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest)
+                               heldBack: scan.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest, machine: machine,
+                               mergedMine: mergedMine.isEmpty ? nil : mergedMine)
                 }, trusted: trusted, merge: merge, &localReport)
                 if wentBack != nil || full || keys != nil {
                     for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
@@ -665,7 +705,8 @@ public final class SyncCycle: Sendable {
         if let tail = outcome.incompleteTail, changed { report.issues.append(tail) }
         let final = PeerCursor(generation: header.generation, offset: outcome.cursorEnd, identity: info.identity,
                                tail: try tailMark(of: name, at: outcome.cursorEnd), damaged: damaged ? true : nil,
-                               heldBack: outcome.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest)
+                               heldBack: outcome.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest, machine: machine,
+                               mergedMine: mergedMine.isEmpty ? nil : mergedMine)
         if !consumed && final != cursor {
             try storage.saveCursor(final, forPeerFile: name)
         }

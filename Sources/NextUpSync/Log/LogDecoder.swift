@@ -71,7 +71,8 @@ public struct LogDecoder {
         guard let replica = wire.replica.flatMap(ReplicaID.init), replica.rawValue == wire.replica else { return fail(.notALog("no valid replica id")) }
         guard let generation = wire.generation, !generation.isEmpty, generation.count <= 100 else { return fail(.notALog("no generation")) }
         let previous = wire.previous_replica.flatMap(ReplicaID.init)
-        let header = LogHeader(replica: replica, generation: generation, created: wire.created ?? 0, previousReplica: previous, version: version)
+        var header = LogHeader(replica: replica, generation: generation, created: wire.created ?? 0, previousReplica: previous, version: version)
+        header.machine = wire.machine.flatMap(MachineName.parse)
         return .success((header, Int64(newline + 1)))
     }
 
@@ -101,12 +102,14 @@ public struct LogDecoder {
         guard Self.verifiedChecksum(line) else { return issue(.checksumMismatch) }
         let taskText: String
         let pairs: [(name: String, pair: WirePair)]
+        let notes: WireNotes
         if readsWrittenForm, let written = Self.readWritten(line) {
-            (taskText, pairs) = written
+            (taskText, pairs, notes) = written
         } else {
             guard let wire = try? json.decode(WireRecord.self, from: Data(line)) else { return issue(.malformed("not a task change")) }
             taskText = wire.task
             pairs = wire.set.map { (name: $0.key, pair: $0.value) }
+            notes = WireNotes(seen: wire.seen ?? [:], via: wire.via, machine: wire.machine, merged: wire.merged, at: wire.at)
         }
         guard let task = TaskID(taskText), task.rawValue == taskText else { return issue(.malformed("invalid task id")) }
         // The pairs are taken in the order given (the file's, or a
@@ -139,14 +142,27 @@ public struct LogDecoder {
                 if result.heldBack == nil { result.heldBack = offset }
                 continue
             }
-            changes.append(FieldChange(task: task, field: field, value: value, version: version))
+            var change = FieldChange(task: task, field: field, value: value, version: version)
+            if !notes.seen.isEmpty || notes.via != nil {
+                let seen: ChangeNote.Seen? = notes.seen[name].flatMap { text in text.isEmpty ? .nothing : parseVersion(text).map { .version($0) } }
+                let origin = notes.via?.origin(of: name)
+                if seen != nil || origin != nil { change.note = ChangeNote(origin: origin, seen: seen) }
+            }
+            changes.append(change)
         }
         if fieldIssues.count > 1 { fieldIssues.sort { $0.name < $1.name } }
         for (_, kind) in fieldIssues { issue(kind) }
         if pairs.isEmpty { return issue(.malformed("no field changes")) }
         if !changes.isEmpty {
             if !changes.indices.dropFirst().allSatisfy({ changes[$0 - 1].field < changes[$0].field }) { changes.sort { $0.field < $1.field } }
-            result.records.append(LogRecord(task: task, changes: changes))
+            var record = LogRecord(task: task, changes: changes)
+            record.machine = notes.machine.flatMap(MachineName.parse)
+            if let merged = notes.merged, let at = notes.at {
+                var marks: [ReplicaID: Int64] = [:]
+                for (text, through) in merged { if let replica = ReplicaID(text), replica.rawValue == text { marks[replica] = through } }
+                record.delivery = LogRecord.Delivery(merged: marks, at: at)
+            }
+            result.records.append(record)
             result.recordEnds.append(offset + Int64(line.count) + 1)
         }
     }
@@ -192,7 +208,7 @@ public struct LogDecoder {
     /// Contract: when not nil, the task text and the pairs are what the
     /// JSONDecoder path gives for the same line (in file order rather than
     /// a dictionary's; the caller sorts them).
-    static func readWritten(_ line: ArraySlice<UInt8>) -> (task: String, pairs: [(name: String, pair: WirePair)])? {
+    static func readWritten(_ line: ArraySlice<UInt8>) -> (task: String, pairs: [(name: String, pair: WirePair)], notes: WireNotes)? {
         line.withUnsafeBufferPointer { bytes in
             var reader = JSONByteReader(bytes: bytes)
             guard reader.take(#"{"task":"#), let task = reader.string(), reader.take(#","set":{"#) else { return nil }
@@ -220,9 +236,44 @@ public struct LogDecoder {
                     break
                 }
             }
+            // The history members, in the order the writer writes them.
+            var notes = WireNotes()
+            if reader.take(#","seen":{"#), !reader.take("}") {
+                while true {
+                    guard let name = reader.string(), reader.take(":"), let held = reader.string() else { return nil }
+                    notes.seen[name] = held
+                    if reader.take(",") { continue }
+                    guard reader.take("}") else { return nil }
+                    break
+                }
+            }
+            if reader.take(#","via":"#) {
+                // One origin for all; the per-field form is left to JSONDecoder.
+                guard let origin = reader.string() else { return nil }
+                notes.via = .all(origin)
+            }
+            if reader.take(#","machine":"#) {
+                guard let machine = reader.string() else { return nil }
+                notes.machine = machine
+            }
+            if reader.take(#","merged":{"#) {
+                var merged: [String: Int64] = [:]
+                if !reader.take("}") {
+                    while true {
+                        guard let replica = reader.string(), reader.take(":"), case .int(let through)? = reader.value() else { return nil }
+                        merged[replica] = through
+                        if reader.take(",") { continue }
+                        guard reader.take("}") else { return nil }
+                        break
+                    }
+                }
+                guard reader.take(#","at":"#), case .int(let at)? = reader.value() else { return nil }
+                notes.merged = merged
+                notes.at = at
+            }
             // What follows is the checksum member, already verified.
             guard reader.index == bytes.count - JSONText.checksumSuffixLength else { return nil }
-            return (task, pairs)
+            return (task, pairs, notes)
         }
     }
 
@@ -313,11 +364,44 @@ private struct WireHeader: Decodable {
     var generation: String?
     var created: Int64?
     var previous_replica: String?
+    var machine: String?
 }
 
 struct WireRecord: Decodable {
     var task: String
     var set: [String: WirePair]
+    var seen: [String: String]?
+    var via: WireVia?
+    var machine: String?
+    var merged: [String: Int64]?
+    var at: Int64?
+}
+
+/// The history members of a line (``LogRecord``'s wire form), as read.
+struct WireNotes {
+    var seen: [String: String] = [:]
+    var via: WireVia?
+    var machine: String?
+    var merged: [String: Int64]?
+    var at: Int64?
+}
+
+/// `"via"`: one origin for every change of the line, or one per field.
+enum WireVia: Decodable {
+    case all(String)
+    case fields([String: String])
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if let one = try? c.decode(String.self) { self = .all(one) } else { self = .fields(try c.decode([String: String].self)) }
+    }
+
+    func origin(of field: String) -> ChangeOrigin? {
+        switch self {
+        case .all(let text): ChangeOrigin(rawValue: text)
+        case .fields(let map): map[field].flatMap(ChangeOrigin.init(rawValue:))
+        }
+    }
 }
 
 /// `[value, version]`, decoded leniently so one bad field does not hide the others.

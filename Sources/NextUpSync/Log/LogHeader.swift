@@ -18,6 +18,8 @@ public struct LogHeader: Hashable, Sendable {
     /// copied: the id it had before. Changes by that id found in this file are
     /// then known to come from the copy and are not taken as a second copy.
     public var previousReplica: ReplicaID?
+    /// The writer's machine name (for the history), when it has one.
+    public var machine: String?
 
     public init(replica: ReplicaID, generation: String = LogHeader.makeGeneration(), created: Int64, previousReplica: ReplicaID? = nil, version: Int = LogFormat.version) {
         self.version = version
@@ -43,6 +45,10 @@ public struct LogHeader: Hashable, Sendable {
         if let previousReplica {
             JSONText.appendRaw(",\"previous_replica\":", to: &out)
             JSONText.appendString(previousReplica.rawValue, to: &out)
+        }
+        if let machine {
+            JSONText.appendRaw(",\"machine\":", to: &out)
+            JSONText.appendString(machine, to: &out)
         }
         JSONText.sealWithChecksum(&out)
         out.append(0x0A)

@@ -55,12 +55,33 @@ public protocol SyncStorage: AnyObject, Sendable {
     func peerFolderID() throws -> String?
     /// Remembers the peer folder's id; survives ``adoptNewReplicaID()``.
     func rememberPeerFolder(id: String) throws
+    /// This machine's name, as its log tells other machines; nil: none.
+    func machineName() throws -> String?
+    /// What a snapshot of the own log carries for `tasks`, one log record
+    /// per group: at least every register (with its note); the real store
+    /// adds every earlier change its history holds.
+    func snapshot(of tasks: [TaskItem]) throws -> [[FieldChange]]
+    /// A task whose registers written by this replica can carry a line that
+    /// says something else (a delivery mark): the task of this replica's
+    /// last change. Nil: none (no delivery marks are written).
+    func carrierTask() throws -> TaskItem?
 }
 
 /// A merge as ``SyncStorage/merge(_:cursor:)`` takes it.
 public typealias SyncStorageMerge = (_ changes: [FieldChange], _ cursor: (file: String, cursor: PeerCursor)?) throws -> TaskStore.RemoteMergeResult
 
 extension SyncStorage {
+    /// A storage without a machine name (a fake) says none.
+    public func machineName() throws -> String? { nil }
+
+    /// A storage without delivery marks (a fake).
+    public func carrierTask() throws -> TaskItem? { nil }
+
+    /// A storage without a history (a fake): the registers.
+    public func snapshot(of tasks: [TaskItem]) throws -> [[FieldChange]] {
+        tasks.compactMap { task in task.allChanges.isEmpty ? nil : task.allChanges }
+    }
+
     /// A storage without transactions of its own (a fake) merges each
     /// batch on its own.
     public func mergeAtOnce(_ body: (_ merge: SyncStorageMerge) throws -> Void) throws {
@@ -97,6 +118,12 @@ public struct OwnLogState: Codable, Hashable, Sendable {
     /// when it changed but the size did not, the file was written in place
     /// by someone else and its lines are verified. Nil in older states.
     public var modified: Int64?
+    /// The machine name this generation of the log last said (a header or a
+    /// line's `machine`); nil: none yet.
+    public var machine: String?
+    /// The delivery mark this generation of the log last said
+    /// (``LogRecord/Delivery/merged``, by replica id); nil: none yet.
+    public var merged: [String: Int64]?
 
     public init(replica: String, generation: String, end: Int64, identity: UInt64, snapshotSize: Int64, previousReplica: String? = nil, modified: Int64? = nil) {
         self.modified = modified
@@ -142,9 +169,17 @@ public struct PeerCursor: Codable, Hashable, Sendable {
     /// among the writer's own changes read from the file, or its header's
     /// time when later.
     public var newest: Int64?
+    /// The writer's machine name, as its log last said it (nil: it never did).
+    public var machine: String?
+    /// What the writer's delivery marks said of this replica's log, oldest
+    /// first (at most 8): pairs of [the newest of this replica's versions it
+    /// had merged (ms), when it said so (its clock, ms)].
+    public var mergedMine: [[Int64]]?
 
     public init(generation: String, offset: Int64, identity: UInt64, tail: String? = nil, damaged: Bool? = nil, heldBack: Bool? = nil,
-                size: Int64? = nil, seen: Int64? = nil, newest: Int64? = nil) {
+                size: Int64? = nil, seen: Int64? = nil, newest: Int64? = nil, machine: String? = nil, mergedMine: [[Int64]]? = nil) {
+        self.machine = machine
+        self.mergedMine = mergedMine
         self.generation = generation
         self.offset = offset
         self.identity = identity

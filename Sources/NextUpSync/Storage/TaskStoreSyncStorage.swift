@@ -88,6 +88,12 @@ public final class TaskStoreSyncStorage: SyncStorage {
 
     public func rememberPeerFolder(id: String) throws { try store.rememberPeerFolderID(id) }
 
+    public func machineName() throws -> String? { try store.machineName() }
+
+    public func snapshot(of tasks: [TaskItem]) throws -> [[FieldChange]] { try store.snapshot(of: tasks) }
+
+    public func carrierTask() throws -> TaskItem? { try store.taskOfLastOwnChange() }
+
     /// Sorted keys: the same state must encode to the same text every time,
     /// because an unchanged state is recognised by comparing the text (and
     /// `JSONEncoder`'s key order otherwise varies from one encode to the next).

@@ -73,6 +73,7 @@ public enum TerminalApp {
         // (`PRAGMA data_version` sees other connections' commits only). Both
         // stay open for the whole session.
         let uiStore = sync == nil ? store : ((try? TaskStore.open(store.location)) ?? store)
+        uiStore.write(as: .tui)
         let editor = ExternalEditor(environment: environment, suspend: { screen.suspend() }, resume: { screen.resume() })
         let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync, editor: editor)
         runtime.startProblems = startProblems

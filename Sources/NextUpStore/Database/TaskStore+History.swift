@@ -1,0 +1,231 @@
+import Foundation
+import GRDB
+import NextUpCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading the history (``HistoryTable``), restoring a value from it, the
+/// machine's name, and what arrived from other machines since this one last
+/// looked. None of these is on the path of a list, a count or a key.
+extension TaskStore {
+    /// Every history entry of task `id`: the table's, and the task's current
+    /// registers (a change made before the history was kept has only those).
+    public func historyEntries(of id: TaskID) throws -> [HistoryEntry] {
+        try database.read { db in try Self.historyEntries(of: id, db) }
+    }
+
+    static func historyEntries(of id: TaskID, _ db: Database) throws -> [HistoryEntry] {
+        var entries = try HistoryTable.entries(of: id, db)
+        if let task = try TaskRow.fetchOne(db, id: id) {
+            let held = Set(entries.map { "\($0.field.rawValue)\u{0}\($0.version.encoded)" })
+            for (field, version) in task.versions where !held.contains("\(field.rawValue)\u{0}\(version.encoded)") {
+                entries.append(HistoryEntry(field: field, value: task.value(of: field), version: version, note: nil))
+            }
+        }
+        return entries
+    }
+
+    /// The history of task `id` as people read it (``TaskHistory/lines(_:)``).
+    public func history(of id: TaskID) throws -> [TaskHistory.Line] {
+        TaskHistory.lines(try historyEntries(of: id))
+    }
+
+    /// Writes the value of the history entry named by `handle` back into its
+    /// field, as a new local edit — only while the field still holds the
+    /// version it held when the handle was shown (the stale-write rule).
+    ///
+    /// - Throws: ``HistoryRestoreError`` (no such entry, a field that cannot
+    ///   be restored, or one that moved on since), ``StaleWrite`` when it
+    ///   moved on between the look-up and the write.
+    public func restoreHistoryEntry(_ id: TaskID, handle: String) throws -> WriteResult {
+        let lines = try history(of: id)
+        switch TaskHistory.find(handle, in: lines) {
+        case .none:
+            throw HistoryRestoreError.noEntry(handle: handle, task: id)
+        case .stale(let entry, let now):
+            throw HistoryRestoreError.movedOn(field: entry.field, task: id, current: now.entry.value)
+        case .entry(let entry, let current):
+            guard Self.restorable(entry.field) else { throw HistoryRestoreError.notRestorable(field: entry.field) }
+            return try edit(id, set: [(entry.field, entry.value)], expecting: [entry.field: current])
+        }
+    }
+
+    /// Whether a field's earlier value can be written back: what a person
+    /// edits (the `edit` options, tags, done, deleted, Next Up); not the
+    /// task's identity (created, source, external id) nor opaque fields.
+    public static func restorable(_ field: TaskField) -> Bool {
+        if field.tagName != nil { return true }
+        if [.done, .deleted, .nextUp].contains(field) { return true }
+        return FieldSpec.table.contains { $0.field == field && $0.option != nil }
+    }
+
+    // MARK: Machine name
+
+    /// This machine's name as the history and other machines show it: the
+    /// name set with ``setMachineName(_:)``, else the host name.
+    public func machineName() throws -> String {
+        if let name = try database.read({ db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'machine_name'") }) { return name }
+        return Self.hostName()
+    }
+
+    /// Names this machine (nil: back to the host name). A name is 1…40
+    /// characters, no control characters, trimmed.
+    public func setMachineName(_ name: String?) throws {
+        try writeSession { session in
+            if let name {
+                guard let parsed = MachineName.parse(name) else { throw TaskInputError("a machine name is 1 to 40 characters, without control characters") }
+                try session.db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('machine_name', ?)", arguments: [parsed])
+            } else {
+                try session.db.execute(sql: "DELETE FROM meta WHERE key = 'machine_name'")
+            }
+        }
+    }
+
+    /// The host name (`gethostname`), "this machine" when there is none.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "this machine" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return MachineName.parse(name) ?? "this machine"
+    }
+
+    // MARK: While you were away
+
+    /// One change another machine (or the phone) made, as it arrived here.
+    public struct ArrivedChange: Sendable, Equatable {
+        public let task: TaskID
+        public let title: String
+        public let entry: HistoryEntry
+        /// This machine's clock when it arrived (ms).
+        public let received: Int64
+    }
+
+    /// Changes made elsewhere (not under this replica's id) that arrived
+    /// after `since` (ms, this machine's clock), oldest first, at most
+    /// `limit`, of tasks that are shown (born, not hidden).
+    public func arrivedChanges(since: Int64, limit: Int = 1_000) throws -> [ArrivedChange] {
+        try database.read { db in
+            let me = try Self.replicaID(db)
+            let decoder = JSONDecoder()
+            var out: [ArrivedChange] = []
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT history.task_id, task.title, history.field, history.version, history.value, history.origin, history.seen, history.received
+                FROM history JOIN task ON task.id = history.task_id
+                WHERE history.received > ? AND \(ListSQL.born) AND \(ListSQL.shown)
+                ORDER BY history.received, history.task_id, history.field
+                """, arguments: [since])
+            while let row = try rows.next(), out.count < limit {
+                guard let task = TaskID(row[0] as String), let field = TaskField(rawValue: row[2]),
+                      let version = Version(encoded: row[3]), version.replica != me,
+                      let value = try? decoder.decode(FieldValue.self, from: Data((row[4] as String).utf8)) else { continue }
+                let origin = (row[5] as String?).flatMap(ChangeOrigin.init(rawValue:))
+                let seen = HistoryTable.seen(row[6] as String?)
+                out.append(ArrivedChange(task: task, title: row[1], entry: HistoryEntry(field: field, value: value, version: version,
+                    note: origin == nil && seen == nil ? nil : ChangeNote(origin: origin, seen: seen)), received: row[7]))
+            }
+            return out
+        }
+    }
+
+    /// When this machine last looked at what arrived (ms, its clock); 0 never.
+    public func lastLooked() throws -> Int64 {
+        try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'history_looked'").flatMap { Int64($0) } ?? 0 }
+    }
+
+    /// Marks what arrived up to `time` as seen (never moves the mark back).
+    public func markLooked(through time: Int64) throws {
+        guard time > (try lastLooked()) else { return }
+        try writeSession { session in
+            try session.db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('history_looked', ?)", arguments: [String(time)])
+        }
+    }
+
+    /// The newest arrival time in the history (ms, this machine's clock); 0 when none.
+    public func newestArrival() throws -> Int64 {
+        try database.read { db in try Int64.fetchOne(db, sql: "SELECT max(received) FROM history") ?? 0 }
+    }
+}
+
+/// Why a history entry was not restored, in one plain line.
+public enum HistoryRestoreError: Error, Equatable, CustomStringConvertible {
+    case noEntry(handle: String, task: TaskID)
+    case notRestorable(field: TaskField)
+    case movedOn(field: TaskField, task: TaskID, current: FieldValue)
+
+    public var description: String {
+        switch self {
+        case .noEntry(let handle, let task):
+            "task \(task.short) has no history entry '\(Sanitizer.visible(handle))' (nextup show \(task.short) --history lists them)"
+        case .notRestorable(let field):
+            "the \(field.spokenName) of a task is not restored from its history"
+        case .movedOn(let field, let task, let current):
+            "the \(field.spokenName) of \(task.short) changed since that history was shown: it is now \(field.words(for: current)); show the history again"
+        }
+    }
+}
+
+extension TaskStore {
+    /// The task of this replica's last change (nil: it made none).
+    public func taskOfLastOwnChange() throws -> TaskItem? {
+        guard let last = try lastOwnChange() else { return nil }
+        return try database.read { db in try TaskRow.fetchOne(db, id: last.task) }
+    }
+
+    /// This replica's last change the history holds (the newest it
+    /// recorded: walked from the newest arrival back, by the `received`
+    /// index); nil when it made none.
+    public func lastOwnChange() throws -> (task: TaskID, version: Version)? {
+        try database.read { db in
+            let me = try Self.replicaID(db)
+            guard let row = try Row.fetchOne(db, sql: "SELECT task_id, version FROM history WHERE substr(version, 18) = ? ORDER BY received DESC, version DESC LIMIT 1",
+                                             arguments: [me.rawValue]),
+                  let task = TaskID(row[0] as String), let version = Version(encoded: row[1]) else { return nil }
+            return (task, version)
+        }
+    }
+
+    /// What a snapshot of this replica's log carries for `tasks` (a rewrite
+    /// of its own log): per task, its registers, each with its note, then
+    /// every earlier change its history holds (one group per version: one
+    /// edit), so that a machine reading only the snapshot gets the same
+    /// history. Each group is one log record (at most one change per field).
+    public func snapshot(of tasks: [TaskItem]) throws -> [[FieldChange]] {
+        guard !tasks.isEmpty else { return [] }
+        return try database.read { db in
+            var held: [TaskID: [HistoryEntry]] = [:]
+            for chunk in stride(from: 0, to: tasks.count, by: 500).map({ Array(tasks[$0..<min($0 + 500, tasks.count)]) }) {
+                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                let rows = try Row.fetchCursor(db, sql: "SELECT task_id, field, version, value, origin, seen FROM history WHERE task_id IN (\(marks))",
+                                               arguments: StatementArguments(chunk.map(\.id.rawValue)))
+                let decoder = JSONDecoder()
+                while let row = try rows.next() {
+                    guard let task = TaskID(row[0] as String), let field = TaskField(rawValue: row[1]), let version = Version(encoded: row[2]),
+                          let value = try? decoder.decode(FieldValue.self, from: Data((row[3] as String).utf8)) else { continue }
+                    let origin = (row[4] as String?).flatMap(ChangeOrigin.init(rawValue:))
+                    let seen = HistoryTable.seen(row[5] as String?)
+                    held[task, default: []].append(HistoryEntry(field: field, value: value, version: version,
+                        note: origin == nil && seen == nil ? nil : ChangeNote(origin: origin, seen: seen)))
+                }
+            }
+            var out: [[FieldChange]] = []
+            for task in tasks {
+                let entries = held[task.id] ?? []
+                var notes: [TaskField: [Version: ChangeNote]] = [:]
+                for entry in entries { if let note = entry.note { notes[entry.field, default: [:]][entry.version] = note } }
+                let current = task.allChanges.map { change in
+                    var noted = change
+                    noted.note = notes[change.field]?[change.version]
+                    return noted
+                }
+                if !current.isEmpty { out.append(current) }
+                var earlier: [Version: [FieldChange]] = [:]
+                for entry in entries where task.versions[entry.field].map({ entry.version < $0 }) ?? false {
+                    earlier[entry.version, default: []].append(FieldChange(task: task.id, field: entry.field, value: entry.value, version: entry.version, note: entry.note))
+                }
+                for version in earlier.keys.sorted() { out.append(earlier[version]!) }
+            }
+            return out
+        }
+    }
+}
