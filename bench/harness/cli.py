@@ -124,10 +124,10 @@ def history_growth(n, store):
     try:
         count = db.execute("SELECT count(*) FROM history").fetchone()[0]
         try:
-            size = db.execute("SELECT sum(pgsize) FROM dbstat WHERE name IN ('history', 'history_received')").fetchone()[0]
+            size = db.execute("SELECT sum(pgsize) FROM dbstat WHERE name IN ('history', 'history_arrived')").fetchone()[0]
         except sqlite3.Error:
-            size = db.execute("SELECT sum(length(task_id) + length(field) + length(version) + length(value)"
-                              " + coalesce(length(origin), 0) + coalesce(length(seen), 0) + 8) * 2 FROM history").fetchone()[0]
+            size = db.execute("SELECT sum(length(task_id) + length(field) + 10 + coalesce(length(value), 0)"
+                              " + coalesce(length(origin), 0) + 10 + 8) * 2 FROM history").fetchone()[0]
     finally:
         db.close()
     if not count:

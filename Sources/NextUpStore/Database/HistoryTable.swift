@@ -2,78 +2,305 @@ import Foundation
 import GRDB
 import NextUpCore
 
-/// The `history` table (schema v14): one row per change of one field of one
-/// task ever written here or merged here — superseded ones included — with
-/// its value, version and note (origin, seen version), and when it arrived.
+/// The `history` table (schema v14): what a task's row does not hold of its
+/// history — the values its fields held before (each with its version and
+/// note) — and the notes (origin, seen version) of the values it holds.
 ///
-/// Invariant: the table is filled in the same transaction as the write or
-/// merge that met the change, and is never read as a value: a task's values
-/// are its row's. Rows are keyed by (task, field, version); meeting a change
-/// again joins the notes (``ChangeNote/joined(_:)``), so replicas that met
-/// the same changes in any order hold the same rows, `received` aside (this
-/// machine's clock when the change first arrived).
-///
-/// On the wire of the table: `value` is the value's JSON text, `seen` is
-/// NULL (unknown), `''` (the field had never been written) or an encoded
-/// ``Version``, which sorts in version order.
+/// Invariants:
+/// - **The row is the newest entry.** A field's current value and version are
+///   read from the task's row only. A row here with `value` NULL is the note
+///   of the field's current entry; one with a value is a replaced (or
+///   superseded on arrival) entry. A local write or a merge that replaces a
+///   current entry moves its value here in the same transaction.
+/// - **Notes stored once per edit when they can be.** A row with field `''`
+///   is the note of every field of that version that has no row of its own
+///   (a new task's first values: one row per task, not one per field).
+/// - **Replicas ids stored once.** A version is (`stamp`, `machine`), the
+///   machine an integer key into the `machine` table; so is a seen version
+///   (`seen_machine` 0: the field had never been written; `seen_stamp` NULL:
+///   unknown).
+/// - **Order-free.** Meeting a change again joins the notes
+///   (``ChangeNote/joined(_:)``), so replicas that met the same changes in
+///   any order hold the same entries, `received` aside: this machine's clock
+///   when a change made elsewhere first arrived (NULL for this machine's own
+///   changes and unknown ones), indexed only where set.
 enum HistoryTable {
-    /// Records `changes`, met at `received` (ms, this machine's clock).
-    static func record(_ changes: [FieldChange], received: Int64, _ db: Database) throws {
-        guard !changes.isEmpty else { return }
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO history(task_id, field, version, value, origin, seen, received) VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT DO UPDATE SET
-                seen = CASE WHEN excluded.seen IS NULL THEN seen WHEN seen IS NULL OR excluded.seen > seen THEN excluded.seen ELSE seen END,
-                origin = CASE WHEN excluded.origin IS NULL THEN origin WHEN origin IS NULL OR excluded.origin < origin THEN excluded.origin ELSE origin END
-            WHERE (excluded.seen IS NOT NULL AND (seen IS NULL OR excluded.seen > seen))
-               OR (excluded.origin IS NOT NULL AND (origin IS NULL OR excluded.origin < origin))
-            """)
-        var bytes: [UInt8] = []
-        for change in changes {
-            bytes.removeAll(keepingCapacity: true)
-            JSONText.appendValue(change.value, to: &bytes)
-            try statement.execute(arguments: [change.task.rawValue, change.field.rawValue, change.version.encoded,
-                                              String(decoding: bytes, as: UTF8.self), change.note?.origin?.rawValue,
-                                              seenText(change.note?.seen), received])
+    /// Replica ids and their integer keys, read once per use.
+    struct Machines {
+        private(set) var ids: [ReplicaID: Int64] = [:]
+        private(set) var replicas: [Int64: ReplicaID] = [:]
+
+        static func load(_ db: Database) throws -> Machines {
+            var machines = Machines()
+            for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT id, replica FROM machine")) {
+                if let replica = ReplicaID(row[1] as String) { machines.add(row[0], replica) }
+            }
+            return machines
+        }
+
+        private mutating func add(_ id: Int64, _ replica: ReplicaID) {
+            ids[replica] = id
+            replicas[id] = replica
+        }
+
+        /// The key of `replica`, added to the table when new.
+        mutating func id(_ replica: ReplicaID, _ db: Database) throws -> Int64 {
+            if let id = ids[replica] { return id }
+            try db.execute(sql: "INSERT OR IGNORE INTO machine(replica) VALUES (?)", arguments: [replica.rawValue])
+            let id = try Int64.fetchOne(db, sql: "SELECT id FROM machine WHERE replica = ?", arguments: [replica.rawValue])!
+            add(id, replica)
+            return id
+        }
+
+        func version(_ stamp: Int64?, _ machine: Int64?) -> Version? {
+            guard let stamp, let machine, let replica = replicas[machine] else { return nil }
+            return Version(timestamp: HybridTimestamp(rawValue: stamp), replica: replica)
+        }
+
+        func note(origin: String?, seenStamp: Int64?, seenMachine: Int64?) -> ChangeNote? {
+            let origin = origin.flatMap(ChangeOrigin.init(rawValue:))
+            let seen: ChangeNote.Seen? = switch (seenStamp, seenMachine) {
+            case (nil, _): nil
+            case (_, 0?): .nothing
+            case (let stamp, let machine): version(stamp, machine).map { .version($0) }
+            }
+            return origin == nil && seen == nil ? nil : ChangeNote(origin: origin, seen: seen)
+        }
+
+        /// `seen_stamp`, `seen_machine` of a note's seen version.
+        mutating func seenColumns(_ seen: ChangeNote.Seen?, _ db: Database) throws -> (Int64?, Int64?) {
+            switch seen {
+            case nil: (nil, nil)
+            case .nothing: (0, 0)
+            case .version(let version): (version.timestamp.rawValue, try id(version.replica, db))
+            }
         }
     }
+
+    // MARK: Writing
+
+    /// A write session's history writer: the machine keys, and the notes of
+    /// new tasks not yet inserted (one multi-row insert per many tasks).
+    struct Writer {
+        var machines: Machines
+        private var pending: [DatabaseValueConvertible?] = []
+        private static let rowsPerInsert = 200
+
+        init(_ db: Database) throws { machines = try Machines.load(db) }
+
+        /// Inserts the pending notes; call before reading the table and before commit.
+        mutating func flush(_ db: Database) throws {
+            var rest = pending[...]
+            while !rest.isEmpty {
+                let chunk = rest.prefix(Self.rowsPerInsert * 4)
+                rest = rest.dropFirst(chunk.count)
+                let rows = chunk.count / 4
+                let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO history(task_id, field, stamp, machine, origin) VALUES "
+                    + Array(repeating: "(?, '', ?, ?, ?)", count: rows).joined(separator: ", "))
+                statement.setUncheckedArguments(StatementArguments(Array(chunk)))
+                try statement.execute()
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        fileprivate mutating func addEditNote(_ task: TaskID, stamp: Int64, machine: Int64, origin: ChangeOrigin?) {
+            pending += [task.rawValue, stamp, machine, origin?.rawValue]
+        }
+    }
+
+    /// Records a local write: `changes` (new versions, each with its note)
+    /// made to a task that was `before`. The values they replaced move here;
+    /// the notes are stored once per edit when the task was new.
+    static func recordLocal(_ changes: [FieldChange], before: TaskItem, _ writer: inout Writer, _ db: Database) throws {
+        guard let first = changes.first else { return }
+        let machine = try writer.machines.id(first.version.replica, db)
+        if before.versions.isEmpty,
+           changes.allSatisfy({ $0.version == first.version && $0.note?.seen == nil && $0.note?.origin == first.note?.origin }) {
+            writer.addEditNote(first.task, stamp: first.version.timestamp.rawValue, machine: machine, origin: first.note?.origin)
+            return
+        }
+        try writer.flush(db)
+        for change in changes {
+            if let old = before.versions[change.field] {
+                try moveToHistory(before.id, change.field, version: old, value: before.value(of: change.field), &writer.machines, db)
+            }
+        }
+        for change in changes {
+            try insertNote(change.task, change.field.rawValue, stamp: change.version.timestamp.rawValue,
+                           machine: try writer.machines.id(change.version.replica, db), change.note, received: nil, &writer.machines, db)
+        }
+    }
+
+    /// Records a merge: `changes` met (each with the note its log gave),
+    /// which turned the tasks `before` into `after`. A change that now
+    /// stands keeps its note here; one that lost on arrival, and each value
+    /// a change replaced, is kept with its value.
+    static func recordMerge(_ changes: [FieldChange], before: [TaskID: TaskItem], after: [TaskID: TaskItem],
+                            received: Int64, _ machines: inout Machines, _ db: Database) throws {
+        guard !changes.isEmpty else { return }
+        // The values the merge replaced: each field whose version moved.
+        var moved = Set<FieldKey>()
+        for change in changes {
+            let key = FieldKey(task: change.task, field: change.field)
+            guard !moved.contains(key), let old = before[change.task], let oldVersion = old.versions[change.field],
+                  after[change.task]?.versions[change.field] != oldVersion else { continue }
+            moved.insert(key)
+            try moveToHistory(change.task, change.field, version: oldVersion, value: old.value(of: change.field), &machines, db)
+        }
+        // Changes that stand, by edit: a new task's edit without seen versions is one row.
+        var standing: [EditKey: [FieldChange]] = [:]
+        for change in changes {
+            if after[change.task]?.versions[change.field] == change.version {
+                standing[EditKey(task: change.task, version: change.version), default: []].append(change)
+            } else {
+                try joinEntry(change, value: change.value, received: received, &machines, db)
+            }
+        }
+        for (edit, group) in standing {
+            let machine = try machines.id(edit.version.replica, db)
+            let stamp = edit.version.timestamp.rawValue
+            let first = group[0]
+            let held = try Row.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM history WHERE task_id = ? AND stamp = ? AND machine = ? LIMIT 1"),
+                                        arguments: [edit.task.rawValue, stamp, machine]) != nil
+            if !held, before[edit.task]?.versions.isEmpty ?? true,
+               group.allSatisfy({ $0.note?.seen == nil && $0.note?.origin == first.note?.origin }) {
+                try insertNote(edit.task, "", stamp: stamp, machine: machine, first.note, received: received, &machines, db)
+            } else {
+                for change in group { try joinEntry(change, value: nil, received: received, &machines, db) }
+            }
+        }
+    }
+
+    private struct FieldKey: Hashable { let task: TaskID; let field: TaskField }
+    private struct EditKey: Hashable { let task: TaskID; let version: Version }
+
+    /// Keeps the value of an entry that no longer stands: its note row
+    /// takes the value, or a row is made with the note of its edit.
+    private static func moveToHistory(_ task: TaskID, _ field: TaskField, version: Version, value: FieldValue,
+                                      _ machines: inout Machines, _ db: Database) throws {
+        let machine = try machines.id(version.replica, db)
+        let arguments: StatementArguments = [json(value), task.rawValue, field.rawValue, version.timestamp.rawValue, machine]
+        try db.cachedStatement(sql: "UPDATE history SET value = ? WHERE task_id = ? AND field = ? AND stamp = ? AND machine = ? AND value IS NULL")
+            .execute(arguments: arguments)
+        guard db.changesCount == 0 else { return }
+        try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO history(value, task_id, field, stamp, machine, origin, seen_stamp, seen_machine, received)
+            SELECT ?1, ?2, ?3, ?4, ?5, origin, seen_stamp, seen_machine, received FROM history
+                WHERE task_id = ?2 AND field = '' AND stamp = ?4 AND machine = ?5
+            UNION ALL SELECT ?1, ?2, ?3, ?4, ?5, NULL, NULL, NULL, NULL
+            LIMIT 1
+            """).execute(arguments: arguments)
+    }
+
+    private static func insertNote(_ task: TaskID, _ field: String, stamp: Int64, machine: Int64, _ note: ChangeNote?,
+                                   received: Int64?, _ machines: inout Machines, _ db: Database) throws {
+        let (seenStamp, seenMachine) = try machines.seenColumns(note?.seen, db)
+        let statement = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO history(task_id, field, stamp, machine, origin, seen_stamp, seen_machine, received)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        statement.setUncheckedArguments([task.rawValue, field, stamp, machine, note?.origin?.rawValue, seenStamp, seenMachine, received])
+        try statement.execute()
+    }
+
+    /// Records one change met by a merge, joining the note held for it:
+    /// `value` nil for a change that stands (its value is the row's).
+    private static func joinEntry(_ change: FieldChange, value: FieldValue?, received: Int64,
+                                  _ machines: inout Machines, _ db: Database) throws {
+        let machine = try machines.id(change.version.replica, db)
+        let stamp = change.version.timestamp.rawValue
+        let held = try Row.fetchOne(db.cachedStatement(sql: """
+            SELECT field, origin, seen_stamp, seen_machine, value IS NULL FROM history
+            WHERE task_id = ? AND stamp = ? AND machine = ? AND field IN (?, '') ORDER BY field DESC LIMIT 1
+            """), arguments: [change.task.rawValue, stamp, machine, change.field.rawValue])
+        let heldNote = held.flatMap { machines.note(origin: $0[1], seenStamp: $0[2], seenMachine: $0[3]) }
+        let note: ChangeNote? = switch (heldNote, change.note) {
+        case (let a?, let b?): a.joined(b)
+        case (let a, let b): a ?? b
+        }
+        let (seenStamp, seenMachine) = try machines.seenColumns(note?.seen, db)
+        if let held, (held[0] as String) == change.field.rawValue {
+            guard note != heldNote else { return }
+            try db.cachedStatement(sql: "UPDATE history SET origin = ?, seen_stamp = ?, seen_machine = ? WHERE task_id = ? AND field = ? AND stamp = ? AND machine = ?")
+                .execute(arguments: [note?.origin?.rawValue, seenStamp, seenMachine, change.task.rawValue, change.field.rawValue, stamp, machine])
+        } else if held == nil || note != heldNote || value != nil {
+            try db.cachedStatement(sql: """
+                INSERT INTO history(task_id, field, stamp, machine, value, origin, seen_stamp, seen_machine, received)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [change.task.rawValue, change.field.rawValue, stamp, machine, value.map(json),
+                                         note?.origin?.rawValue, seenStamp, seenMachine, received])
+        }
+    }
+
+    static func json(_ value: FieldValue) -> String {
+        var bytes: [UInt8] = []
+        JSONText.appendValue(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: Reading
 
     /// The note held for one change; nil when none is held.
-    static func note(task: TaskID, field: TaskField, version: Version, _ db: Database) throws -> ChangeNote? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT origin, seen FROM history WHERE task_id = ? AND field = ? AND version = ?"),
-                                         arguments: [task.rawValue, field.rawValue, version.encoded]) else { return nil }
-        let origin = (row[0] as String?).flatMap(ChangeOrigin.init(rawValue:))
-        let seen = seen(row[1] as String?)
-        return origin == nil && seen == nil ? nil : ChangeNote(origin: origin, seen: seen)
+    static func note(task: TaskID, field: TaskField, version: Version, _ machines: Machines, _ db: Database) throws -> ChangeNote? {
+        guard let machine = machines.ids[version.replica],
+              let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT origin, seen_stamp, seen_machine FROM history
+                WHERE task_id = ? AND stamp = ? AND machine = ? AND field IN (?, '') ORDER BY field DESC LIMIT 1
+                """), arguments: [task.rawValue, version.timestamp.rawValue, machine, field.rawValue]) else { return nil }
+        return machines.note(origin: row[0], seenStamp: row[1], seenMachine: row[2])
     }
 
-    /// Every entry held for `task`.
-    static func entries(of task: TaskID, _ db: Database) throws -> [HistoryEntry] {
-        var out: [HistoryEntry] = []
+    /// One row of the table, decoded.
+    struct Held {
+        let field: TaskField?
+        let version: Version
+        let value: FieldValue?
+        let note: ChangeNote?
+        /// When it arrived from elsewhere; nil for this machine's own and unknown ones.
+        let received: Int64?
+    }
+
+    static func held(_ row: Row, _ machines: Machines, decoder: JSONDecoder) -> Held? {
+        guard let version = machines.version(row["stamp"], row["machine"]) else { return nil }
+        let fieldName: String = row["field"]
+        var value: FieldValue?
+        if let text = row["value"] as String? {
+            guard let decoded = try? decoder.decode(FieldValue.self, from: Data(text.utf8)) else { return nil }
+            value = decoded
+        }
+        return Held(field: fieldName.isEmpty ? nil : TaskField(rawValue: fieldName), version: version, value: value,
+                    note: machines.note(origin: row["origin"], seenStamp: row["seen_stamp"], seenMachine: row["seen_machine"]),
+                    received: row["received"])
+    }
+
+    /// Every entry of task `id` whose row is `task` (nil: no row): the
+    /// values held here, and the row's current values with their notes.
+    static func entries(of id: TaskID, task: TaskItem?, _ machines: Machines, _ db: Database) throws -> [HistoryEntry] {
         let decoder = JSONDecoder()
-        let rows = try Row.fetchCursor(db, sql: "SELECT field, version, value, origin, seen FROM history WHERE task_id = ?", arguments: [task.rawValue])
+        var out: [HistoryEntry] = []
+        var notes: [TaskField: [Version: ChangeNote]] = [:]
+        var editNotes: [Version: ChangeNote] = [:]
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM history WHERE task_id = ?"), arguments: [id.rawValue])
         while let row = try rows.next() {
-            guard let field = TaskField(rawValue: row[0]), let version = Version(encoded: row[1]),
-                  let value = try? decoder.decode(FieldValue.self, from: Data((row[2] as String).utf8)) else { continue }
-            let origin = (row[3] as String?).flatMap(ChangeOrigin.init(rawValue:))
-            let seen = seen(row[4] as String?)
-            out.append(HistoryEntry(field: field, value: value, version: version,
-                                    note: origin == nil && seen == nil ? nil : ChangeNote(origin: origin, seen: seen)))
+            guard let held = held(row, machines, decoder: decoder) else { continue }
+            if let field = held.field {
+                if let value = held.value {
+                    out.append(HistoryEntry(field: field, value: value, version: held.version, note: held.note))
+                } else if let note = held.note {
+                    notes[field, default: [:]][held.version] = note
+                }
+            } else if let note = held.note {
+                editNotes[held.version] = note
+            }
+        }
+        // Values moved here carry their edit's note already; a current one finds it by version.
+        for i in out.indices where out[i].note == nil { out[i].note = editNotes[out[i].version] }
+        if let task {
+            for (field, version) in task.versions {
+                out.append(HistoryEntry(field: field, value: task.value(of: field), version: version,
+                                        note: notes[field]?[version] ?? editNotes[version]))
+            }
         }
         return out
-    }
-
-    static func seenText(_ seen: ChangeNote.Seen?) -> String? {
-        switch seen {
-        case nil: nil
-        case .nothing: ""
-        case .version(let version): version.encoded
-        }
-    }
-
-    static func seen(_ text: String?) -> ChangeNote.Seen? {
-        guard let text else { return nil }
-        if text.isEmpty { return .nothing }
-        return Version(encoded: text).map { .version($0) }
     }
 }

@@ -69,13 +69,14 @@ extension TaskStore {
             """, arguments: [seq, limit])
         let seqIndex = TaskRow.columnCount
         var replicas = VersionsColumn.Replicas()
+        let machines = try HistoryTable.Machines.load(db)
         while let row = try rows.next() {
             let task = (row[0] as String?) == nil ? nil : TaskRow.decode(row, replicas: &replicas)
             let refs = VersionsColumn.decode(row[seqIndex + 1])
             var changes = Outbox.standing(refs, in: task)
             // Each with its note (origin, seen version), which the log carries for the history.
             for i in changes.indices {
-                changes[i].note = try HistoryTable.note(task: changes[i].task, field: changes[i].field, version: changes[i].version, db)
+                changes[i].note = try HistoryTable.note(task: changes[i].task, field: changes[i].field, version: changes[i].version, machines, db)
             }
             out.append(OutboxRecord(seq: row[seqIndex], changes: changes))
         }

@@ -279,21 +279,26 @@ public enum StoreSchema {
                 PRAGMA user_version = 13;
                 """)
         }
-        // v14: the history of every change (``HistoryTable``), filled at
-        // every local write and every merge; never the source of a value.
+        // v14: the history (``HistoryTable``): the values a task's fields
+        // held before, and the notes of the values they hold, filled at every
+        // local write and every merge; never the source of a value. Replica
+        // ids once each in `machine`.
         m.registerMigration("v14") { db in
             try db.execute(sql: """
+                CREATE TABLE machine (id INTEGER PRIMARY KEY, replica TEXT NOT NULL UNIQUE);
                 CREATE TABLE history (
                     task_id TEXT NOT NULL,
                     field TEXT NOT NULL,
-                    version TEXT NOT NULL,
-                    value TEXT NOT NULL,
+                    stamp INTEGER NOT NULL,
+                    machine INTEGER NOT NULL,
+                    value TEXT,
                     origin TEXT,
-                    seen TEXT,
-                    received INTEGER NOT NULL,
-                    PRIMARY KEY (task_id, field, version)
+                    seen_stamp INTEGER,
+                    seen_machine INTEGER,
+                    received INTEGER,
+                    PRIMARY KEY (task_id, field, stamp, machine)
                 ) WITHOUT ROWID;
-                CREATE INDEX history_received ON history(received);
+                CREATE INDEX history_arrived ON history(received) WHERE received IS NOT NULL;
                 PRAGMA user_version = 14;
                 """)
         }

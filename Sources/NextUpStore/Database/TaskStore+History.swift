@@ -16,14 +16,7 @@ extension TaskStore {
     }
 
     static func historyEntries(of id: TaskID, _ db: Database) throws -> [HistoryEntry] {
-        var entries = try HistoryTable.entries(of: id, db)
-        if let task = try TaskRow.fetchOne(db, id: id) {
-            let held = Set(entries.map { "\($0.field.rawValue)\u{0}\($0.version.encoded)" })
-            for (field, version) in task.versions where !held.contains("\(field.rawValue)\u{0}\(version.encoded)") {
-                entries.append(HistoryEntry(field: field, value: task.value(of: field), version: version, note: nil))
-            }
-        }
-        return entries
+        try HistoryTable.entries(of: id, task: TaskRow.fetchOne(db, id: id), HistoryTable.Machines.load(db), db)
     }
 
     /// The history of task `id` as people read it (``TaskHistory/lines(_:)``).
@@ -107,24 +100,35 @@ extension TaskStore {
     public func arrivedChanges(since: Int64, limit: Int = 1_000) throws -> [ArrivedChange] {
         try database.read { db in
             let me = try Self.replicaID(db)
+            let machines = try HistoryTable.Machines.load(db)
             let decoder = JSONDecoder()
             var out: [ArrivedChange] = []
+            var tasks: [TaskID: TaskItem?] = [:]
+            var listed = Set<String>()
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT history.task_id, task.title, history.field, history.version, history.value, history.origin, history.seen, history.received
-                FROM history JOIN task ON task.id = history.task_id
-                WHERE history.received > ? AND \(ListSQL.born) AND \(ListSQL.shown)
-                ORDER BY history.received, history.task_id, history.field
-                """, arguments: [since])
+                SELECT * FROM history WHERE received IS NOT NULL AND received > ? AND machine <> coalesce((SELECT id FROM machine WHERE replica = ?), 0)
+                ORDER BY received, task_id, field
+                """, arguments: [since, me.rawValue])
             while let row = try rows.next(), out.count < limit {
-                guard let task = TaskID(row[0] as String), let field = TaskField(rawValue: row[2]),
-                      let version = Version(encoded: row[3]), version.replica != me,
-                      let value = try? decoder.decode(FieldValue.self, from: Data((row[4] as String).utf8)) else { continue }
-                let origin = (row[5] as String?).flatMap(ChangeOrigin.init(rawValue:))
-                let seen = HistoryTable.seen(row[6] as String?)
-                out.append(ArrivedChange(task: task, title: row[1], entry: HistoryEntry(field: field, value: value, version: version,
-                    note: origin == nil && seen == nil ? nil : ChangeNote(origin: origin, seen: seen)), received: row[7]))
+                guard let id = TaskID(row["task_id"] as String), let held = HistoryTable.held(row, machines, decoder: decoder) else { continue }
+                if tasks[id] == nil {
+                    tasks[id] = .some(try TaskRow.fetchAll(db, where: "id = ? AND \(ListSQL.born) AND \(ListSQL.shown)", arguments: [id.rawValue]).first)
+                }
+                guard let task = tasks[id] ?? nil else { continue }
+                // A value held here, else the row's values of that version (its note's field, or every field of the edit).
+                var entries: [HistoryEntry] = []
+                if let field = held.field, let value = held.value {
+                    entries = [HistoryEntry(field: field, value: value, version: held.version, note: held.note)]
+                } else {
+                    let fields = held.field.map { [$0] } ?? task.versions.keys.sorted()
+                    entries = fields.filter { task.versions[$0] == held.version }
+                        .map { HistoryEntry(field: $0, value: task.value(of: $0), version: held.version, note: held.note) }
+                }
+                for entry in entries where listed.insert("\(id.rawValue) \(entry.field.rawValue) \(entry.version.encoded)").inserted {
+                    out.append(ArrivedChange(task: id, title: task.title, entry: entry, received: held.received ?? 0))
+                }
             }
-            return out
+            return Array(out.prefix(limit))
         }
     }
 
@@ -143,7 +147,7 @@ extension TaskStore {
 
     /// The newest arrival time in the history (ms, this machine's clock); 0 when none.
     public func newestArrival() throws -> Int64 {
-        try database.read { db in try Int64.fetchOne(db, sql: "SELECT max(received) FROM history") ?? 0 }
+        try database.read { db in try Int64.fetchOne(db, sql: "SELECT max(received) FROM history WHERE received IS NOT NULL") ?? 0 }
     }
 }
 
@@ -172,15 +176,14 @@ extension TaskStore {
         return try database.read { db in try TaskRow.fetchOne(db, id: last.task) }
     }
 
-    /// This replica's last change the history holds (the newest it
-    /// recorded: walked from the newest arrival back, by the `received`
-    /// index); nil when it made none.
+    /// This replica's last local change (kept in `meta` by each write
+    /// session that made one); nil when it made none since the history
+    /// was kept.
     public func lastOwnChange() throws -> (task: TaskID, version: Version)? {
         try database.read { db in
-            let me = try Self.replicaID(db)
-            guard let row = try Row.fetchOne(db, sql: "SELECT task_id, version FROM history WHERE substr(version, 18) = ? ORDER BY received DESC, version DESC LIMIT 1",
-                                             arguments: [me.rawValue]),
-                  let task = TaskID(row[0] as String), let version = Version(encoded: row[1]) else { return nil }
+            guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'history.last_own'") else { return nil }
+            let parts = text.split(separator: " ")
+            guard parts.count == 2, let task = TaskID(String(parts[0])), let version = Version(encoded: String(parts[1])) else { return nil }
             return (task, version)
         }
     }
@@ -193,24 +196,10 @@ extension TaskStore {
     public func snapshot(of tasks: [TaskItem]) throws -> [[FieldChange]] {
         guard !tasks.isEmpty else { return [] }
         return try database.read { db in
-            var held: [TaskID: [HistoryEntry]] = [:]
-            for chunk in stride(from: 0, to: tasks.count, by: 500).map({ Array(tasks[$0..<min($0 + 500, tasks.count)]) }) {
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                let rows = try Row.fetchCursor(db, sql: "SELECT task_id, field, version, value, origin, seen FROM history WHERE task_id IN (\(marks))",
-                                               arguments: StatementArguments(chunk.map(\.id.rawValue)))
-                let decoder = JSONDecoder()
-                while let row = try rows.next() {
-                    guard let task = TaskID(row[0] as String), let field = TaskField(rawValue: row[1]), let version = Version(encoded: row[2]),
-                          let value = try? decoder.decode(FieldValue.self, from: Data((row[3] as String).utf8)) else { continue }
-                    let origin = (row[4] as String?).flatMap(ChangeOrigin.init(rawValue:))
-                    let seen = HistoryTable.seen(row[5] as String?)
-                    held[task, default: []].append(HistoryEntry(field: field, value: value, version: version,
-                        note: origin == nil && seen == nil ? nil : ChangeNote(origin: origin, seen: seen)))
-                }
-            }
+            let machines = try HistoryTable.Machines.load(db)
             var out: [[FieldChange]] = []
             for task in tasks {
-                let entries = held[task.id] ?? []
+                let entries = try HistoryTable.entries(of: task.id, task: task, machines, db)
                 var notes: [TaskField: [Version: ChangeNote]] = [:]
                 for entry in entries { if let note = entry.note { notes[entry.field, default: [:]][entry.version] = note } }
                 let current = task.allChanges.map { change in

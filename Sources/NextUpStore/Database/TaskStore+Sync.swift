@@ -82,10 +82,12 @@ extension TaskStore {
         var tasks: [TaskID: TaskItem] = [:]
         tasks.reserveCapacity(ids.count)
         for task in try TaskRow.fetchAll(db, ids: present) { tasks[task.id] = task }
+        let before = tasks
         let result = Merge.apply(changes, to: &tasks, localReplica: replica)
         for id in Self.inRowOrder(result.changedTasks) { try TaskRow.save(tasks[id]!, db) }
         // Every change met, superseded ones too: the history of a task is the same on every replica.
-        try HistoryTable.record(changes, received: now, db)
+        var machines = try HistoryTable.Machines.load(db)
+        try HistoryTable.recordMerge(changes, before: before, after: tasks, received: now, &machines, db)
         if result.newestTimestamp > .zero {
             let last = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
             // As far as this machine's clock allows (HybridClock.observe(_:now:)).

@@ -16,6 +16,10 @@ struct WriteSession {
     private(set) var clock: HybridClock
     /// Where the writes of this session are made (their history's origin).
     var origin: ChangeOrigin
+    /// The history's writer, made at the session's first history write.
+    private var history: HistoryTable.Writer?
+    /// This session's last local change, kept in `meta` at commit.
+    private var lastOwnChange: (task: TaskID, version: Version)?
 
     init(_ db: Database, physical: any PhysicalClock, origin: ChangeOrigin = .command) throws {
         self.db = db
@@ -39,7 +43,7 @@ struct WriteSession {
     mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil,
                         expecting: [TaskField: Version?] = [:]) throws -> [FieldChange] {
         let fresh = task.versions.isEmpty
-        let held = task.versions
+        let before = task
         // A write of a task that holds one tag in two spellings (added on two
         // machines at once) clears the later ones (``TaskItem/tagNames``).
         var fields = fields
@@ -51,8 +55,10 @@ struct WriteSession {
         var changes = try LocalEdit.apply(fields, to: &task, clock: &clock, replica: replica, now: now,
                                           importedAt: timestamp, expecting: expecting)
         guard !changes.isEmpty else { return [] }
-        for i in changes.indices { changes[i].note = .local(origin, held: held[changes[i].field], taskHadVersions: !fresh) }
-        try HistoryTable.record(changes, received: now, db)
+        for i in changes.indices { changes[i].note = .local(origin, held: before.versions[changes[i].field], taskHadVersions: !fresh) }
+        if history == nil { history = try HistoryTable.Writer(db) }
+        try HistoryTable.recordLocal(changes, before: before, &history!, db)
+        lastOwnChange = (task.id, changes[0].version)
         let entry = Outbox.entry(changes)
         // A task that had no version holds exactly this edit's: its row's
         // versions column is the outbox entry's text, encoded once.
@@ -67,20 +73,28 @@ struct WriteSession {
     /// are published like local ones. The clock moves past them.
     mutating func merge(_ changes: [FieldChange], into task: inout TaskItem) throws -> [FieldChange] {
         var applied: [FieldChange] = []
+        let before = task
         for change in changes where Merge.apply(change, to: &task) == .applied {
             applied.append(change)
             clock.observe(change.version.timestamp, now: now)
         }
         guard !applied.isEmpty else { return [] }
         // Without a note of their own: another machine made them, and its log says how.
-        try HistoryTable.record(applied, received: now, db)
+        if history == nil { history = try HistoryTable.Writer(db) }
+        try history!.flush(db)
+        try HistoryTable.recordMerge(applied, before: [task.id: before], after: [task.id: task], received: now, &history!.machines, db)
         try TaskRow.save(task, db)
         try Outbox.append(Outbox.entry(applied), task: task.id, db)
         return applied
     }
 
     /// Saves the clock; call once before the transaction commits.
-    func finish() throws {
+    mutating func finish() throws {
+        try history?.flush(db)
+        if let last = lastOwnChange {
+            try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('history.last_own', ?)",
+                           arguments: ["\(last.task.rawValue) \(last.version.encoded)"])
+        }
         try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'clock'", arguments: [String(clock.last.rawValue)])
     }
 }
