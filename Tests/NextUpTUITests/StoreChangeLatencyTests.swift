@@ -24,8 +24,11 @@ import NextUpTestSupport
     final class ReloadCounting: TaskBackend {
         let inner = MemoryBackend()
         var reloads = 0
+        /// Called as each reload starts to read the lists.
+        var onReload: () -> Void = {}
         func listIDs(_ q: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
             reloads += 1
+            onReload()
             return try inner.listIDs(q, nowMillis: nowMillis)
         }
         func rows(_ ids: [TaskID]) throws -> [TaskItem] { try inner.rows(ids) }
@@ -85,5 +88,35 @@ import NextUpTestSupport
         let stormReloads = backend.reloads - started - 1
         #expect(stormReloads >= 1 && stormReloads <= Int(stormMillis / 1_000) + 1, "\(stormReloads) reloads for 200 changes")
         #expect(screen.lastFrame!.text.joined().contains("Storm \(stormMillis / every - 1)"), "the storm's last change shows")
+    }
+
+    /// Reading and ranking the lists takes long on a large store; a change to
+    /// a row on screen is drawn before that, from a read of the rows on
+    /// screen alone, and highlighted — for another process's change and for
+    /// one the sync engine merged.
+    @Test func aChangeToARowOnScreenIsDrawnBeforeTheListsAreReadAgain() throws {
+        let backend = ReloadCounting()
+        let id = backend.inner.add("Shared task")
+        let other = backend.inner.add("Other task")
+        let screen = FakeScreen(width: 80, height: 24)
+        var shownAtReload: [String] = []
+        backend.onReload = { shownAtReload.append(screen.lastFrame?.text.joined() ?? "") }
+        let rt = AppRuntime(state: AppState(), backend: backend, screen: screen, clock: FixedClock(millis: Fixture.now))
+        rt.start()
+
+        backend.inner.edit(id, .title, .string("Changed elsewhere"))
+        shownAtReload = []
+        rt.handle([.storeChanged])
+        #expect(shownAtReload.count == 1)
+        #expect(shownAtReload.first?.contains("Changed elsewhere") == true, "drawn before the lists were read")
+        #expect(rt.state.highlights[id] != nil)
+        #expect(rt.state.highlights[other] == nil)
+        #expect(screen.lastFrame!.text.joined().contains("Changed elsewhere"))
+
+        backend.inner.edit(other, .title, .string("Merged from a peer"))
+        shownAtReload = []
+        rt.handle([.syncFinished(changedStore: true)])
+        #expect(shownAtReload.first?.contains("Merged from a peer") == true, "drawn before the lists were read")
+        #expect(rt.state.highlights[other] != nil)
     }
 }

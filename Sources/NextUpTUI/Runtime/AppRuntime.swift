@@ -104,7 +104,7 @@ public final class AppRuntime {
             if let sync { send(.syncStatus(sync.display())) }
             // The engine may write through this UI's own connection, which
             // the change token does not see: trust its word.
-            if changedStore { reload(external: true) } else { reloadIfTheStoreMoved() }
+            if changedStore { showVisibleThenReload() } else { reloadIfTheStoreMoved() }
         case .watchProblem(let problem):
             if let problem, problem != watchProblem, sync == nil {
                 send(.failed("\(problem); checking the store every second"))
@@ -131,8 +131,25 @@ public final class AppRuntime {
     private func reloadIfTheStoreMoved() -> Bool {
         let token = try? backend.changeToken()
         guard token == nil || token != lastToken else { return false }
-        reload(external: true)
+        showVisibleThenReload()
         return true
+    }
+
+    /// After another process's or machine's change: the rows on screen are
+    /// read again by id and, when one changed, drawn at once (highlighted);
+    /// then the lists are read and ranked again, which takes longer on a
+    /// large store. The lists stay as they were until then.
+    func showVisibleThenReload() {
+        let shown = state.visibleIDs()
+        if !shown.isEmpty, let fresh = try? backend.rows(shown),
+           fresh.contains(where: { state.rows[$0.id]?.versions != $0.versions }) {
+            var rows = state.rows
+            for row in fresh { rows[row.id] = row }
+            send(.reloaded(Listing(nextUp: state.nextUp.ids, backlog: state.backlog.ids, rows: Array(rows.values),
+                                   history: state.history?.ids), external: true))
+            screen.draw(MainView.frame(state))
+        }
+        reload(external: true)
     }
 
     /// After events: reload if asked, load rows that came into view, draw.
