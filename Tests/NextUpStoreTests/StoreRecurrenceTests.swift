@@ -155,8 +155,11 @@ import Testing
         // Set back to the series' value, this one only: no longer its own.
         _ = try m.store.edit(series.id, set: [(.notes, .string("agenda"))], thisOnly: true)
         #expect(try m.store.edit(series.id, set: [(.notes, .string(""))], thisOnly: true).task.thisOnlyFields.isEmpty)
+        // A field the series leaves unset: this one's own category, none for the next.
+        let mine = try m.store.edit(series.id, set: [(.category, .string("Work"))], thisOnly: true).task
+        #expect(mine.thisOnlyFields == [.category] && mine.seriesView.category == nil)
         let third = try #require(try m.store.completeOccurrence(second.id, today: m.today()).successor)
-        #expect(third.title == "Weekly planning")
+        #expect(third.title == "Weekly planning" && third.category == nil)
     }
 
     /// `undo` after completing an occurrence takes back the completion and

@@ -56,11 +56,11 @@ extension RecurrenceStep {
         var registers: [TaskField: FieldValue] = [:]
         for (field, value) in fields where field.canBeThisOnly {
             let register = TaskField.series(field)
-            let held = task.extra[register] ?? .null
+            let held = field.seriesValue(in: task.extra[register] ?? .null)
             if thisOnly {
-                if held == .null, task.value(of: field) != value { registers[register] = task.value(of: field) }
-            } else if held != .null, held != value {
-                registers[register] = value
+                if held == nil, task.value(of: field) != value { registers[register] = field.seriesRegister(holding: task.value(of: field)) }
+            } else if let held, held != value {
+                registers[register] = field.seriesRegister(holding: value)
             }
         }
         return fields + registers.keys.sorted().map { ($0, registers[$0]!) }

@@ -11,6 +11,21 @@ extension TaskField {
         TaskField(rawValue: seriesPrefix + field.rawValue)!
     }
 
+    /// What this field's ``series(_:)`` register holds for the series' value
+    /// `value`: the value itself, or `false` for a field the series leaves
+    /// unset (null is "no series' value held"; none of these fields but a
+    /// tag holds a boolean, and a tag is never null).
+    public func seriesRegister(holding value: FieldValue) -> FieldValue {
+        value == .null && tagName == nil ? .bool(false) : value
+    }
+
+    /// The series' value this field's ``series(_:)`` register holds (see
+    /// ``seriesRegister(holding:)``); nil when it holds none.
+    public func seriesValue(in register: FieldValue) -> FieldValue? {
+        if register == .null { return nil }
+        return register == .bool(false) && tagName == nil ? .null : register
+    }
+
     /// The field whose series' value this register holds; nil for any other.
     public var seriesOf: TaskField? {
         guard rawValue.hasPrefix(Self.seriesPrefix) else { return nil }

@@ -3,8 +3,8 @@ extension TaskItem {
     /// has a non-null ``TaskField/series(_:)`` register that differs from
     /// its own value.
     public var thisOnlyFields: [TaskField] {
-        extra.compactMap { register, value in
-            guard value != .null, let field = register.seriesOf, self.value(of: field) != value else { return nil }
+        extra.compactMap { register, held in
+            guard let field = register.seriesOf, let series = field.seriesValue(in: held), value(of: field) != series else { return nil }
             return field
         }.sorted()
     }
@@ -15,7 +15,7 @@ extension TaskItem {
     public var seriesView: TaskItem {
         var task = self
         for field in thisOnlyFields {
-            if let value = extra[TaskField.series(field)] { task.restore(field, to: value) }
+            if let held = extra[TaskField.series(field)], let value = field.seriesValue(in: held) { task.restore(field, to: value) }
         }
         return task
     }
