@@ -70,7 +70,7 @@ RELEASE_BUILD := $(SWIFT) build -c release --disable-local-rpath --static-swift-
 ## BENCH_ARGS passes options (python3 bench/run.py --help).
 bench: deps
 	$(RELEASE_BUILD)
-	python3 bench/run.py --bin $(CURDIR)/.build/release/nextup $(BENCH_ARGS)
+	python3 bench/run.py --bin $(CURDIR)/.build/release/nextup --series 1000 $(BENCH_ARGS)
 
 ## bench-smoke: the benchmark harness at 50 tasks, one run, no Taskwarrior, on
 ## BENCH_BIN (default: the debug binary `make test` builds): proves it still works.

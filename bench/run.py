@@ -50,6 +50,7 @@ def parse(argv):
     if a.smoke:
         a.sizes, a.runs, a.heavy_runs, a.warmup, a.no_taskwarrior = "50", 1, 1, 0, True
         a.keys, a.changes = 2, 2
+        a.series = a.series or 5
         if a.out == p.get_default("out"):
             a.out = os.path.join(a.work, "smoke.md")
     a.sizes = sorted(int(s) for s in a.sizes.split(",") if s.strip())

@@ -94,4 +94,36 @@ import Testing
         #expect(doctor.status != 0)
         #expect(doctor.stdout.contains("problem: the series “Twins” has 2 live occurrences (6f1c2b4e (#1), "), "\(doctor)")
     }
+
+    /// `edit --this-only` changes one occurrence; the next one has the
+    /// series' values; `--json` names them; one `undo` takes back a `done`
+    /// and the occurrence it made; `count` agrees with `list`.
+    @Test func thisOnlyEditsUndoOfDoneAndCount() throws {
+        let a = nextup("a", peer: false)
+        let id = try a.run("add", "Weekly review", "--recur", "every monday", "--due", "2030-01-07", "--tag", "home").out
+        let short = String(id.prefix(8))
+        let edit = try a.run("edit", short, "--this-only", "--title", "Review with Ann", "--untag", "home", "--due", "2030-01-08")
+        #expect(edit.status == 0 && edit.stdout.contains("(this one only)") && !edit.stdout.contains("series:"), "\(edit)")
+        let json = try a.run("show", "--json", short).stdout
+        #expect(json.contains("\"series:title\" : \"Weekly review\"") && json.contains("\"series:due\" : \"2030-01-07\""), "\(json)")
+        #expect(json.contains("\"series:tag:home\" : true"), "\(json)")
+        let done = try a.run("done", short)
+        #expect(done.status == 0 && done.stdout.contains("due 2030-01-14"), "\(done)")
+        let next = try #require(try open(a).first)
+        #expect(next["title"] as? String == "Weekly review" && next["tags"] as? [String] == ["home"], "\(next)")
+        // One undo: the occurrence open again, its successor gone.
+        let undo = try a.run("undo")
+        #expect(undo.status == 0 && undo.stdout.contains("open again"), "\(undo)")
+        #expect(try open(a).map { $0["id"] as? String } == [id])
+        // A deferred task is in neither list, nor in the count.
+        _ = try a.run("add", "Later", "--defer", "2031-01-01")
+        #expect(try a.run("count").out == "1")
+        #expect(try a.run("count", "--json").out == "{\"later\":1,\"open\":1}")
+        // Bad input: --this-only on a task that does not repeat, or with a rule.
+        let plain = try a.run("add", "Plain").out
+        for args in [["edit", String(plain.prefix(8)), "--this-only", "--title", "X"], ["edit", short, "--this-only", "--recur", "daily"]] {
+            let bad = try a.run(args)
+            #expect(bad.status != 0 && bad.stderr.split(separator: "\n").count == 1, "\(args): \(bad)")
+        }
+    }
 }

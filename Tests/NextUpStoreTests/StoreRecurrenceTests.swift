@@ -131,6 +131,71 @@ import Testing
         #expect(try m.open(first.id).map(\.id) == [next.id])
     }
 
+    /// "This one only": the occurrence's own title, due date and tag; the
+    /// successor takes the series' values. An edit without it is the
+    /// series', and clears what was this one's own.
+    @Test func anEditOfThisOneOnlyLeavesTheSeriesAsItWas() throws {
+        let tmp = TemporaryFolder()
+        let m = try Self.machines(1, tmp, at: 1_795_000_000_000)[0]
+        let first = try Self.series("Weekly review", "every monday", due: "2026-11-30", on: m)
+        _ = try m.store.edit(first.id, set: [(.tag("home"), .bool(true))])
+        let own = try m.store.edit(first.id, set: [(.title, .string("Review, with Ann")), (.due, .string("2026-12-01")),
+                                                   (.tag("ann"), .bool(true)), (.tag("home"), .bool(false))], thisOnly: true).task
+        #expect(own.thisOnlyFields == [.title, .due, .tag("ann"), .tag("home")])
+        #expect(own.extra[.series(.title)] == .string("Weekly review"))
+        #expect(own.title == "Review, with Ann" && own.tags == ["ann"])
+        let second = try #require(try m.store.completeOccurrence(first.id, today: m.today()).successor)
+        #expect(second.title == "Weekly review" && second.tags == ["home"])
+        #expect(second.due == (try DueDate.parse("2026-12-07")), "counted from the series' date, not this one's")
+        #expect(second.thisOnlyFields.isEmpty)
+        // This one only, then the series: the series' value wins for both.
+        _ = try m.store.edit(second.id, set: [(.title, .string("Quick review"))], thisOnly: true)
+        let series = try m.store.edit(second.id, set: [(.title, .string("Weekly planning"))]).task
+        #expect(series.title == "Weekly planning" && series.thisOnlyFields.isEmpty)
+        // Set back to the series' value, this one only: no longer its own.
+        _ = try m.store.edit(series.id, set: [(.notes, .string("agenda"))], thisOnly: true)
+        #expect(try m.store.edit(series.id, set: [(.notes, .string(""))], thisOnly: true).task.thisOnlyFields.isEmpty)
+        // A field the series leaves unset: this one's own category, none for the next.
+        let mine = try m.store.edit(series.id, set: [(.category, .string("Work"))], thisOnly: true).task
+        #expect(mine.thisOnlyFields == [.category] && mine.seriesView.category == nil)
+        let third = try #require(try m.store.completeOccurrence(second.id, today: m.today()).successor)
+        #expect(third.title == "Weekly planning" && third.category == nil)
+    }
+
+    /// `undo` after completing an occurrence takes back the completion and
+    /// the successor it made, at once.
+    @Test func oneUndoTakesBackACompletionAndItsSuccessor() throws {
+        let tmp = TemporaryFolder()
+        let m = try Self.machines(1, tmp, at: 1_795_000_000_000)[0]
+        let first = try Self.series("Weekly review", "every monday", due: "2026-11-30", on: m)
+        let plain = try m.store.add(try TaskDraft(title: "Plain"))
+        let step = try m.store.completeOccurrence(first.id, today: m.today())
+        let second = try #require(step.successor)
+        guard case .undone(let task, _, false) = try m.store.undoLastChange() else { Issue.record("not undone"); return }
+        #expect(task.id == first.id && task.isOpen)
+        #expect(try m.store.task(second.id)?.deleted == true)
+        #expect(try m.open(first.id).map(\.id) == [first.id])
+        // The next undo is the change before: the plain task's add.
+        guard case .undone(let added, _, true) = try m.store.undoLastChange() else { Issue.record("not undone"); return }
+        #expect(added.id == plain.id)
+        // Done again, the successor (deleted by the undo) is the same id, alive.
+        let again = try m.store.completeOccurrence(first.id, today: m.today())
+        #expect(again.successor?.id == second.id && again.successor?.isOpen == true)
+        #expect(try m.open(first.id).map(\.id) == [second.id])
+    }
+
+    /// `count` counts what `list` shows: a task deferred to a later date is in neither.
+    @Test func countLeavesOutDeferredTasks() throws {
+        let tmp = TemporaryFolder()
+        let m = try Self.machines(1, tmp, at: 1_795_000_000_000)[0]
+        let later = try m.store.add(try TaskDraft(title: "Later"))
+        _ = try m.store.add(try TaskDraft(title: "Now"))
+        let today = m.today()
+        _ = try m.store.edit(later.id, set: [(.deferDate, .string(DueDate(epochDay: today.epochDay + 3).description))])
+        #expect(try m.store.openCounts(on: today) == (1, 1))
+        #expect(try m.store.openCounts(on: DueDate(epochDay: today.epochDay + 3)) == (2, 0))
+    }
+
     /// The issue's property: several machines complete, skip, edit and sync
     /// while apart over years of simulated days (daylight saving time moving
     /// each machine's local offset, month ends, leap days); once everyone has
@@ -145,8 +210,14 @@ import Testing
         for seed in seeds { try Self.schedule(seed: seed) }
     }
 
+    /// Every kind of schedule: on fixed dates, after completion, the next
+    /// future date; with and without COUNT and UNTIL.
     static let rules = ["every monday", "monthly on the 31st", "every year on 29 feb", "every 2 weeks", "weekdays",
-                        "FREQ=MONTHLY;BYMONTHDAY=31", "monthly on the last friday", "every 3 months"]
+                        "FREQ=MONTHLY;BYMONTHDAY=31", "monthly on the last friday", "every 3 months",
+                        "3 days after done", "every 2 weeks after done", "a month after done",
+                        "daily skipping missed", "every monday skipping missed", "monthly on the 31st skipping missed",
+                        "FREQ=WEEKLY;BYDAY=MO,TH;COUNT=6", "FREQ=DAILY;INTERVAL=3;UNTIL=20280301",
+                        "FREQ=DAILY;INTERVAL=4;COUNT=5;X-NEXTUP-FROM=DONE"]
 
     static func schedule(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed)
@@ -173,6 +244,15 @@ import Testing
         for i in ms.indices.dropFirst() { try ms[i].merge(ms[0]) }
         var completed: Set<TaskID> = []
         var stopped: Set<TaskID> = []
+        var ended: Set<TaskID> = []
+        // The local dates machines closed each occurrence on.
+        var closedOn: [TaskID: Set<DueDate>] = [:]
+        // The due dates machines made each successor with.
+        var dues: [TaskID: Set<DueDate>] = [:]
+        func note(_ step: TaskStore.SeriesStep, _ s: TaskID) {
+            if step.successor == nil { ended.insert(s) }
+            if step.madeSuccessor, let next = step.successor, let due = next.due { dues[next.id, default: []].insert(due) }
+        }
         for _ in 0..<60 {
             let m = ms[Int(rng.next() % UInt64(ms.count))]
             let s = series[Int(rng.next() % UInt64(series.count))].id
@@ -183,13 +263,29 @@ import Testing
             case 2, 3: try m.merge(ms[Int(rng.next() % UInt64(ms.count))])
             case 4, 5, 6:
                 if let task = open.first, task.isRecurring {
-                    _ = try m.store.completeOccurrence(task.id, today: m.today())
+                    note(try m.store.completeOccurrence(task.id, today: m.today()), s)
                     completed.insert(task.id)
+                    closedOn[task.id, default: []].insert(m.today())
                 }
             case 7:
-                if let task = open.first, task.isRecurring { _ = try m.store.skipOccurrence(task.id, today: m.today()) }
+                if let task = open.first, task.isRecurring {
+                    note(try m.store.skipOccurrence(task.id, today: m.today()), s)
+                    closedOn[task.id, default: []].insert(m.today())
+                }
             case 8:
-                if let task = open.first { _ = try m.store.edit(task.id, set: [(.title, .string("title \(rng.next() % 4)"))]) }
+                // For the series, or for this one only: its title, a tag, its due date.
+                if let task = open.first {
+                    let thisOnly = rng.next() % 2 == 0
+                    switch rng.next() % 3 {
+                    case 0: _ = try m.store.edit(task.id, set: [(.title, .string("title \(rng.next() % 4)"))], thisOnly: thisOnly)
+                    case 1: _ = try m.store.edit(task.id, set: [(.tag("t\(rng.next() % 2)"), .bool(rng.next() % 3 != 0))], thisOnly: thisOnly)
+                    default:
+                        if thisOnly, task.isRecurring, let due = task.due {
+                            let moved = DueDate(epochDay: due.epochDay + Int64(rng.next() % 9) - 4)
+                            _ = try m.store.edit(task.id, set: [(.due, .string(moved.description))], thisOnly: true)
+                        }
+                    }
+                }
             default:
                 if rng.next() % 4 == 0, let task = open.first, task.isRecurring {
                     _ = try m.store.stopSeries(task.id)
@@ -203,16 +299,32 @@ import Testing
         for (id, rule, start) in series {
             let made = all.filter { $0.occurrence?.series == id }.sorted { $0.occurrence!.number < $1.occurrence!.number }
             let open = made.filter(\.isOpen)
-            if stopped.contains(id) {
+            if stopped.contains(id) || ended.contains(id) {
                 #expect(open.count <= 1, "seed \(seed) \(rule.rrule): \(open.count) open")
             } else {
                 #expect(open.count == 1, "seed \(seed) \(rule.rrule): \(open.count) open")
             }
             var due: DueDate? = start
             for (k, task) in made.enumerated() {
+                // The series' due date: a "this one only" one is the occurrence's own.
+                let seriesDue = task.seriesView.due
                 #expect(task.occurrence?.number == k + 1 && task.id == task.occurrence?.taskID, "seed \(seed): numbered without gaps")
-                #expect(task.due == due, "seed \(seed) \(rule.rrule) occurrence \(k + 1)")
-                due = due.flatMap { RecurrenceSchedule(rule).successor(of: k + 1, due: $0, doneOn: $0) }
+                if k == 0 { #expect(seriesDue == start, "seed \(seed) \(rule.rrule): the first")
+                } else {
+                    // The rule's date after the predecessor's, on a day a machine closed that one.
+                    let before = made[k - 1]
+                    // (Its due date as any machine made it: machines that closed the one before it
+                    // on different days made it with different ones, and the merge kept one.)
+                    let candidates = (dues[before.id] ?? []).union(k == 1 ? [start] : []).union(before.seriesView.due.map { [$0] } ?? [])
+                    let given = Set(closedOn[before.id, default: []].flatMap { day in
+                        candidates.compactMap { RecurrenceSchedule(rule).successor(of: k, due: $0, doneOn: day) }
+                    })
+                    #expect(seriesDue.map(given.contains) == true, "seed \(seed) \(rule.rrule) occurrence \(k + 1): \(String(describing: seriesDue)) not in \(given)")
+                }
+                if rule.basis == .due {
+                    #expect(seriesDue == due, "seed \(seed) \(rule.rrule) occurrence \(k + 1)")
+                    due = due.flatMap { RecurrenceSchedule(rule).successor(of: k + 1, due: $0, doneOn: $0) }
+                }
             }
         }
         for id in completed { #expect(all.first { $0.id == id }?.isDone == true, "seed \(seed): a completed occurrence stays done") }

@@ -63,7 +63,8 @@ def _with_series(tasks, series, seed):
     """Makes `series` open tasks live occurrences of a series, and as many
     others deferred (a separate random stream: the rest of the set is unchanged)."""
     rng = random.Random(seed + 2)
-    open_tasks = [t for t in tasks if not t["done"] and not t["deleted"]]
+    # Outside Next Up: a deferred task is in neither list, and Next Up's size is fixed by the set.
+    open_tasks = [t for t in tasks if not t["done"] and not t["deleted"] and not t["next_up"]]
     picked = rng.sample(open_tasks, min(len(open_tasks), 2 * series))
     for i, t in enumerate(picked):
         if i < series:
@@ -117,6 +118,12 @@ def summary(tasks):
     free = [t["id"] for t in tasks if not t["done"] and not t["deleted"] and not t["next_up"]]
     random.Random(SEED + 1).shuffle(free)
     next_ids = [t["id"] for t in tasks if t["next_up"]]
+    # Live occurrences to complete (outside Next Up), and the tasks deferred
+    # after today: in neither list, so not in `count`.
+    series = [t["id"] for t in tasks if t.get("recur") and not t["done"] and not t["deleted"] and not t["next_up"]]
+    random.Random(SEED + 3).shuffle(series)
+    today = time.strftime("%Y-%m-%d")
+    later = sum(1 for t in tasks if not t["done"] and not t["deleted"] and (t.get("defer") or "") > today)
     return {
         "total": len(tasks),
         "open": len(open_ids),
@@ -124,7 +131,9 @@ def summary(tasks):
         "deleted": sum(1 for t in tasks if t["deleted"]),
         "next_up": len(next_ids),
         "next_ids": next_ids,
-        "free_ids": free[:256],
+        "free_ids": [i for i in free if i not in set(series)][:256],
+        "series_ids": series[:256],
+        "later": later,
         "first_next_title": next((t["title"] for t in tasks if t["next_up"]), None),
     }
 

@@ -30,6 +30,8 @@ struct EditCommand: ParsableCommand {
     var before: String?
     @Option(help: ArgumentHelp("Move the task, in Next Up, to just after this one (an id or a unique prefix).", valueName: "id"))
     var after: String?
+    @Flag(help: "On a repeating task: change this occurrence only; the next one takes the series' values (without it an edit is the series').")
+    var thisOnly = false
 
     func validate() throws {
         if notes != nil && notesFile != nil { throw ValidationError("choose one of --notes and --notes-file") }
@@ -69,6 +71,13 @@ struct EditCommand: ParsableCommand {
         }
         let context = try CommandContext.open(global)
         var task = try context.store.resolve(id)
+        if thisOnly {
+            guard task.isRecurring, task.occurrence != nil else {
+                throw CLIError("edit: \(task.id.short) “\(Sanitizer.visible(task.title))” does not repeat; --this-only is for an occurrence of a series")
+            }
+            guard task.isOpen else { throw CLIError("edit: \(task.id.short) is \(task.isDone ? "done" : "deleted"); --this-only is for the open occurrence") }
+            if recur != nil { throw CLIError("edit: a rule is the series'; leave out --this-only to change it") }
+        }
         var fields = try requestedFields(current: task, notesFromFile: fromFile)
         // `--recur none` on an occurrence stops its series (as `nextup stop`).
         if fields.contains(where: { $0.0 == .recur && $0.1 == .null }), task.isRecurring, task.occurrence != nil {
@@ -81,17 +90,18 @@ struct EditCommand: ParsableCommand {
         var place: NextUpPlace?
         if let before { place = .before(try context.store.resolve(before).id) }
         if let after { place = .after(try context.store.resolve(after).id) }
-        let result = try context.store.edit(task.id, set: fields, nextUp: next, place: place)
+        let result = try context.store.edit(task.id, set: fields, nextUp: next, place: place, thisOnly: thisOnly)
         let title = Sanitizer.visible(result.task.title)
         if result.isChange {
             context.didChangeTasks()
-            let names = result.changes.map { change in
+            let names = result.changes.filter { $0.field.seriesOf == nil }.map { change in
                 if let tag = change.field.tagName { return (change.value == .bool(true) ? "+" : "-") + Sanitizer.visible(tag) }
                 guard change.field == .nextUp else { return change.field.rawValue }
                 if place != nil { return "moved in Next Up" }
                 return result.task.isNextUp ? "moved to Next Up" : "moved to Backlog"
             }
-            print("changed \(result.task.id.short) \(title): \(names.joined(separator: ", "))")
+            let scope = !result.task.isRecurring || !result.changes.contains(where: { $0.field.canBeThisOnly }) ? "" : thisOnly ? " (this one only)" : " (the series)"
+            print("changed \(result.task.id.short) \(title): \(names.joined(separator: ", "))\(scope)")
         } else {
             let already = fields.isEmpty && place != nil ? "already stands there in Next Up" : "already has those values"
             print("no change: \(result.task.id.short) \(title) \(already)")

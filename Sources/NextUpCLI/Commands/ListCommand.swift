@@ -124,15 +124,18 @@ struct NextCommand: ParsableCommand {
 }
 
 struct CountCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "count", abstract: "Count open tasks.")
+    static let configuration = CommandConfiguration(
+        commandName: "count", abstract: "Count open tasks.",
+        discussion: "Counts what `list` shows: a task deferred until a later date is left out (`--json` gives their number as `later`)."
+    )
 
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {
         let context = try CommandContext.open(global)
-        let n = try context.store.openCount()
-        print(json ? "{\"open\":\(n)}" : String(n))
+        let n = try context.store.openCounts(on: FieldOptions.localToday())
+        print(json ? "{\"later\":\(n.later),\"open\":\(n.shown)}" : String(n.shown))
     }
 }
 

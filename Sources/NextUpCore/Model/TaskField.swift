@@ -163,11 +163,13 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     /// A register name: no comma, no control character, no white space but
     /// single spaces inside a tag's name (`tag:Home Office`, as phones and
-    /// Taskwarrior write tags).
+    /// Taskwarrior write tags; `series:tag:Home Office`).
     static func isWellFormed(_ name: String) -> Bool {
         let bytes = name.utf8
         guard !bytes.isEmpty, bytes.count <= 200 else { return false }
-        let spaced = name.hasPrefix(tagPrefix) && !name.hasSuffix(" ") && !name.dropFirst(tagPrefix.count).hasPrefix(" ")
+        // A tag's register, or the series' register of one (`series:tag:…`).
+        let tag = name.hasPrefix(seriesPrefix) ? name.dropFirst(seriesPrefix.count) : Substring(name)
+        let spaced = tag.hasPrefix(tagPrefix) && !tag.hasSuffix(" ") && !tag.dropFirst(tagPrefix.count).hasPrefix(" ")
         for scalar in name.unicodeScalars {
             if scalar == " ", spaced { continue }
             if scalar.value < 0x21 || scalar.value == 0x7F || scalar == "," { return false }

@@ -38,3 +38,31 @@ extension RecurrenceStep {
         return [(.deleted, .bool(false))]
     }
 }
+
+extension RecurrenceStep {
+    /// The fields an edit of `task` writes, made whole for "this one only" or
+    /// "the series". On an open occurrence of a running series, for each
+    /// field that may be this one's own (``TaskField/canBeThisOnly``):
+    /// - `thisOnly`: a field that changes keeps the series' value in its
+    ///   ``TaskField/series(_:)`` register, written when it holds none yet
+    ///   (once written, it changes only by an edit of the series);
+    /// - otherwise the edit is the series': a register it finds is set to
+    ///   the new value, so the successor takes it.
+    /// A field is this one's own while its register differs from its value
+    /// (``TaskItem/thisOnlyFields``). Any other task, or field, comes back
+    /// unchanged.
+    public static func editing(_ fields: [(TaskField, FieldValue)], on task: TaskItem, thisOnly: Bool) -> [(TaskField, FieldValue)] {
+        guard task.isRecurring, task.occurrence != nil, task.isOpen else { return fields }
+        var registers: [TaskField: FieldValue] = [:]
+        for (field, value) in fields where field.canBeThisOnly {
+            let register = TaskField.series(field)
+            let held = field.seriesValue(in: task.extra[register] ?? .null)
+            if thisOnly {
+                if held == nil, task.value(of: field) != value { registers[register] = field.seriesRegister(holding: task.value(of: field)) }
+            } else if let held, held != value {
+                registers[register] = field.seriesRegister(holding: value)
+            }
+        }
+        return fields + registers.keys.sorted().map { ($0, registers[$0]!) }
+    }
+}

@@ -18,7 +18,9 @@
 /// external id (the record a task was imported from is the first one's), and
 /// opaque fields. A defer date keeps its distance from the due date: an
 /// occurrence deferred until 2 days before its due date makes a successor
-/// deferred until 2 days before its own. Skipping is the same with the occurrence marked deleted
+/// deferred until 2 days before its own. An occurrence may hold fields of
+/// its own ("this one only", ``editing(_:on:thisOnly:)``): the successor
+/// takes the series' values of them. Skipping is the same with the occurrence marked deleted
 /// instead of done. Stopping clears the rule of the live occurrence, which
 /// stays as a task of its own, and marks its successor's id deleted.
 ///
@@ -31,7 +33,10 @@
 /// occurrence, and a successor is made only by closing its predecessor, so
 /// once every replica has merged every change, a series has at most one open
 /// occurrence, and exactly one unless it was stopped or ended; every
-/// occurrence a replica completed is done. A stop reaches the occurrence it
+/// occurrence a replica completed is done. A successor is made from the
+/// occurrence's ``TaskItem/seriesView`` (its "this one only" fields hold
+/// the series' values), so it is a function of the occurrence's registers
+/// alone, and replicas that merged the same changes make the same one. A stop reaches the occurrence it
 /// was made on and the next one: a machine that, while apart, went on past
 /// that one keeps the series going.
 public enum RecurrenceStep {
@@ -95,9 +100,13 @@ public enum RecurrenceStep {
     private static func close(_ task: TaskItem, occurrence: OccurrenceID, rule: RecurrenceRule, day: DueDate,
                               millis: Int64, with closing: [TaskField: FieldValue]) throws -> Outcome {
         guard task.isOpen else { throw TaskInputError("this occurrence is already \(task.isDone ? "done" : "deleted")") }
+        let own = task
+        let restsOn: [TaskField] = [.done, .deleted, .due, .recur, .occurrence, .deferDate] + carried
+            + own.extra.keys.filter { $0.tagName != nil || $0.seriesOf != nil }.sorted()
+        // The successor is made from the series' values, not this one's own.
+        let task = own.seriesView
         let rule = rule.isAnchored ? rule : rule.anchored(at: task.due ?? day)
         let tags = task.extra.keys.filter { $0.tagName != nil && task.extra[$0] == .bool(true) }
-        let restsOn: [TaskField] = [.done, .deleted, .due, .recur, .occurrence, .deferDate] + carried + tags.sorted()
         guard let due = RecurrenceSchedule(rule).successor(of: occurrence.number, due: task.due, doneOn: day) else {
             return Outcome(closing: closing, restsOn: restsOn, successor: nil, stops: nil)
         }

@@ -11,8 +11,11 @@ import NextUpCore
 /// successor is made under the id derived from the series and its number
 /// (``OccurrenceID/taskID``) — unless a task under that id is already held
 /// (another machine made it, and may have edited it since: it is left as it
-/// is). Two machines completing the same occurrence while apart therefore
-/// write one successor row, which the merge settles.
+/// is; but a successor deleted since — an undo of the step — is made alive
+/// again while the series went no further). Two machines completing the
+/// same occurrence while apart therefore write one successor row, which the
+/// merge settles. A step that makes (or revives) a successor is one group in
+/// the undo journal: one `undo` takes back both.
 extension TaskStore {
     /// What a step on a series wrote.
     public struct SeriesStep: Sendable, Equatable {
@@ -68,22 +71,33 @@ extension TaskStore {
                 throw TaskInputError("\(id.short) “\(Sanitizer.visible(task.title))” does not recur")
             }
             let outcome = try decide(task, occurrence, rule, session.now)
+            // Held already (another machine made it): left as it is.
+            let held = try outcome.successor.flatMap { try TaskRow.fetchOne(session.db, id: $0.id) }
+            let makes = outcome.successor != nil && held?.versions[.created] == nil
+            // A successor deleted since (an undo of this step) while the series went no further is made alive.
+            let revives = try !makes && outcome.successor.map { next in
+                guard let held, held.deleted, !held.isDone else { return false }
+                return try TaskRow.fetchOne(session.db, id: next.occurrence.next.taskID)?.versions[.created] == nil
+            } == true
             let before = task
             let changes = try session.write(outcome.closingEdits, to: &task, expecting: expecting)
-            try UndoJournal.record(.edit, before: before, changes: changes, at: session.now, session.db)
+            // Closing and successor are one user action: one group, one undo.
+            try UndoJournal.record(makes || revives ? .stepEdit : .edit, before: before, changes: changes, at: session.now, session.db)
             if let stops = outcome.stops {
                 var next = try TaskRow.fetchOne(session.db, id: stops) ?? TaskItem(id: stops)
                 _ = try session.write([(.deleted, .bool(true))], to: &next)
             }
             guard let next = outcome.successor else { return SeriesStep(task: task, changes: changes, successor: nil, madeSuccessor: false) }
-            var successor = try TaskRow.fetchOne(session.db, id: next.id) ?? TaskItem(id: next.id)
-            // Held already (another machine made it): left as it is.
-            if successor.versions[.created] != nil {
-                return SeriesStep(task: task, changes: changes, successor: successor, madeSuccessor: false)
+            if revives, var successor = held {
+                let restored = try session.write([(.deleted, .bool(false))], to: &successor)
+                try UndoJournal.record(.stepAdd, before: held!, changes: restored, at: session.now, session.db)
+                return SeriesStep(task: task, changes: changes, successor: successor, madeSuccessor: true)
             }
+            guard makes else { return SeriesStep(task: task, changes: changes, successor: held, madeSuccessor: false) }
+            var successor = held ?? TaskItem(id: next.id)
             let unborn = successor
             let made = try session.write(next.edits + RecurrenceStep.restarting(unborn, after: before), to: &successor)
-            try UndoJournal.record(.add, before: unborn, changes: made, at: session.now, session.db)
+            try UndoJournal.record(.stepAdd, before: unborn, changes: made, at: session.now, session.db)
             return SeriesStep(task: task, changes: changes, successor: successor, madeSuccessor: true)
         }
     }
@@ -105,5 +119,19 @@ extension TaskStore {
             .filter { $0.value.count > 1 }
             .map { SeveredSeries(series: $0.key, occurrences: $0.value.sorted { $0.occurrence!.number < $1.occurrence!.number }) }
             .sorted { $0.series < $1.series }
+    }
+}
+
+extension TaskStore {
+    /// The open tasks on the local date `today`: those in the lists
+    /// (`shown`, what `list` prints) and those deferred after it (`later`,
+    /// what `list --later` prints); the two add up to every open task.
+    public func openCounts(on today: DueDate) throws -> (shown: Int, later: Int) {
+        try database.read { db in
+            let (deferred, arguments) = ListSQL.deferred(after: today)
+            let row = try Row.fetchOne(db, sql: "SELECT count(*), sum(\(deferred)) FROM task WHERE \(ListSQL.open)", arguments: arguments)
+            let open: Int = row?[0] ?? 0, later: Int = row?[1] ?? 0
+            return (open - later, later)
+        }
     }
 }

@@ -72,11 +72,11 @@ extension TaskStore {
     /// What taking back `entry` writes.
     private static func fields(_ entry: UndoJournal.Entry) -> [(TaskField, FieldValue)] {
         switch entry.kind {
-        case .add, .importAdd:
+        case .add, .importAdd, .stepAdd:
             // Deleted (restorable), unless it was deleted or restored
             // since; later edits were changes of their own.
             return [(.deleted, .bool(true))]
-        case .edit, .importEdit, .importTooLarge:
+        case .edit, .importEdit, .importTooLarge, .stepEdit:
             return entry.changes.map { ($0.field, $0.value) }
         }
     }
@@ -84,10 +84,10 @@ extension TaskStore {
     /// The versions `entry`'s fields must still hold to be taken back.
     private static func expected(_ entry: UndoJournal.Entry) -> [TaskField: Version?] {
         switch entry.kind {
-        case .add, .importAdd:
+        case .add, .importAdd, .stepAdd:
             let deleted: Version? = entry.changes.first { $0.field == .deleted }?.version
             return [.deleted: deleted]
-        case .edit, .importEdit, .importTooLarge:
+        case .edit, .importEdit, .importTooLarge, .stepEdit:
             return Dictionary(entry.changes.map { ($0.field, .some($0.version)) }, uniquingKeysWith: { a, _ in a })
         }
     }

@@ -67,12 +67,15 @@ extension TaskStore {
     ///   field had never been written). When one of the fields to change has
     ///   moved on since, nothing is written and ``StaleWrite`` is thrown,
     ///   naming the value the field holds now.
+    /// - Parameter thisOnly: on an occurrence of a series, the fields are
+    ///   this occurrence's own, not the series' (``RecurrenceStep/editing(_:on:thisOnly:)``).
     public func edit(_ id: TaskID, set fields: [(TaskField, FieldValue)], nextUp: Bool? = nil, place: NextUpPlace? = nil,
-                     expecting: [TaskField: Version?] = [:]) throws -> WriteResult {
+                     expecting: [TaskField: Version?] = [:], thisOnly: Bool = false) throws -> WriteResult {
         try writeSession { session in
             guard var task = try TaskRow.fetchOne(session.db, id: id) else { throw StoreError.unknownTask(id.rawValue) }
             let before = task
-            var all = RecurrenceStep.starting(try Self.spelledAsInUse(fields, task: task, session.db), on: task)
+            var all = RecurrenceStep.editing(RecurrenceStep.starting(try Self.spelledAsInUse(fields, task: task, session.db), on: task),
+                                             on: task, thisOnly: thisOnly)
             var others: [(TaskID, String)] = []
             if let place {
                 let keys = try Self.keys(placing: task, at: place, session.db)

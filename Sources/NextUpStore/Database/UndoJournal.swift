@@ -7,7 +7,9 @@ import NextUpCore
 /// and the version the change left, and the versions it replaced. An import
 /// with `--overwrite` is journaled as one group (an entry per task it
 /// changed or made, all with its time), taken back whole; one that touched
-/// more tasks than the journal keeps leaves a single entry saying so. Other
+/// more tasks than the journal keeps leaves a single entry saying so. A
+/// series step (done or skip on an occurrence) is journaled as one group too:
+/// the occurrence it closed and the successor it made, taken back together. Other
 /// imports, merges and undos are not journaled. The newest ``limit``
 /// entries are kept.
 ///
@@ -32,8 +34,15 @@ enum UndoJournal {
         /// An `import --overwrite` too large for the journal: it cannot be taken back.
         case importTooLarge = "import-too-large"
 
+        /// The occurrence a series step (done, skip) closed: like ``edit``, with its successor.
+        case stepEdit = "step"
+        /// The successor a series step made: like ``add``, with the occurrence it closed.
+        case stepAdd = "step-add"
+
         /// Whether entries of this kind belong to an import's group.
         var isImport: Bool { self == .importEdit || self == .importAdd || self == .importTooLarge }
+        /// Whether entries of this kind belong to a series step's group.
+        var isStep: Bool { self == .stepEdit || self == .stepAdd }
     }
 
     struct Entry {
@@ -71,15 +80,18 @@ enum UndoJournal {
     }
 
     /// The newest change, removed from the journal: one entry, or every
-    /// entry of the import it belongs to (newest first).
+    /// entry of the import or series step it belongs to (newest first).
     static func takeNewestChange(_ db: Database) throws -> [Entry] {
         guard let newest = try takeNewest(db) else { return [] }
-        guard newest.kind.isImport else { return [newest] }
+        guard newest.kind.isImport || newest.kind.isStep else { return [newest] }
         var group = [newest]
         let rows = try Row.fetchAll(db, sql: "SELECT seq, task_id, kind, changes, prior, at FROM undo_journal WHERE seq < ? ORDER BY seq DESC",
                                     arguments: [newest.seq])
         for row in rows {
-            guard let entry = entry(row), entry.kind.isImport, entry.at == newest.at else { break }
+            guard let entry = entry(row), entry.kind.isImport == newest.kind.isImport, entry.kind.isStep == newest.kind.isStep,
+                  entry.at == newest.at else { break }
+            // A step is one closing and at most one successor.
+            if newest.kind.isStep, group.contains(where: { $0.kind == entry.kind }) { break }
             try db.execute(sql: "DELETE FROM undo_journal WHERE seq = ?", arguments: [entry.seq])
             group.append(entry)
         }

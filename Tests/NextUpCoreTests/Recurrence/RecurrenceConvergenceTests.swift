@@ -43,6 +43,8 @@ import Testing
         var dues: [TaskID: Set<DueDate>] = [:]
         var stopped: Set<TaskID> = []
         var ended: Set<TaskID> = []
+        /// The local dates replicas closed each occurrence on.
+        var closedOn: [TaskID: Set<DueDate>] = [:]
     }
 
     /// One closing step (complete or skip) through ``RecurrenceStep``, written
@@ -63,6 +65,7 @@ import Testing
         let seen = Dictionary(uniqueKeysWithValues: outcome.restsOn.map { ($0, task.versions[$0]) })
         try r.edit(task.id, outcome.closingEdits, now: now, expecting: seen)
         if !skipping { record.completed.insert(task.id) }
+        record.closedOn[task.id, default: []].insert(day)
         guard let successor = outcome.successor else { record.ended.insert(occurrence.series); return }
         record.dues[successor.id, default: []].insert(successor.due)
         if r.tasks[successor.id]?.versions[.created] == nil {
@@ -118,11 +121,19 @@ import Testing
             case 7:
                 if let task = open.first { try close(task, skipping: true, on: &replicas[r], day: day, now: now(), record: &record) }
             case 8:
-                // Edit this one: its title or a tag, carried to the next ones.
+                // Edit this one: its title, a tag or its due date; for the
+                // series (carried to the next ones) or for this one only.
                 if let task = open.first {
-                    let field = rng.chance(0.5) ? TaskField.title : TaskField(rawValue: "tag:t\(rng.next() % 3)")!
-                    let value: FieldValue = field == .title ? .string("title \(rng.next() % 5)") : .bool(true)
-                    try replicas[r].edit(task.id, [(field, value)], now: now())
+                    let thisOnly = rng.chance(0.5)
+                    // (A stopped series' occurrence is a plain task: its due date is its own.)
+                    let field = thisOnly && rng.chance(0.3) && task.value(of: .recur) != .null ? TaskField.due
+                        : rng.chance(0.5) ? TaskField.title : TaskField(rawValue: "tag:t\(rng.next() % 3)")!
+                    let value: FieldValue = switch field {
+                    case .title: .string("title \(rng.next() % 5)")
+                    case .due: .string(DueDate(epochDay: day.epochDay + Int64(rng.next() % 20) - 10).description)
+                    default: .bool(rng.chance(0.7))
+                    }
+                    try replicas[r].edit(task.id, RecurrenceStep.editing([(field, value)], on: task, thisOnly: thisOnly), now: now())
                 }
             default:
                 if rng.chance(0.3), let task = open.first, let which = Self.occurrence(of: task), task.value(of: .recur) != .null {
@@ -154,11 +165,24 @@ import Testing
                 .sorted { occurrence(of: $0)!.number < occurrence(of: $1)!.number }
             for (k, task) in made.enumerated() {
                 let which = Self.occurrence(of: task)!
+                // The series' due date: a "this one only" due date is the occurrence's own.
+                let due = task.seriesView.due
                 #expect(which.number == k + 1, "occurrences numbered without gaps")
                 #expect(task.id == which.taskID)
-                if k > 0 { #expect(record.dues[task.id]?.contains(task.due!) == true, "a due date a replica gave it") }
+                if k > 0 {
+                    #expect(record.dues[task.id]?.contains(due!) == true, "a due date a replica gave it")
+                    // The rule's date after the predecessor's, on a day a replica closed it.
+                    let before = made[k - 1]
+                    // (Its due date as any replica made it: replicas that closed the one before it
+                    // on different days made it with different ones, and the merge kept one.)
+                    let dues = (record.dues[before.id] ?? []).union(k == 1 ? [start] : []).union(before.seriesView.due.map { [$0] } ?? [])
+                    let given = Set(record.closedOn[before.id, default: []].flatMap { day in
+                        dues.compactMap { schedule.successor(of: k, due: $0, doneOn: day) }
+                    })
+                    #expect(given.contains(due!), "\(rule.rrule) occurrence \(k + 1): \(String(describing: due)) not in \(given)")
+                }
                 if rule.basis == .due {
-                    #expect(task.due == expectedDue, "\(rule.rrule) occurrence \(k + 1)")
+                    #expect(due == expectedDue, "\(rule.rrule) occurrence \(k + 1)")
                     expectedDue = schedule.successor(of: k + 1, due: expectedDue!, doneOn: expectedDue!)
                 }
             }
