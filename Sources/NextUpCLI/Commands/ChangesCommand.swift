@@ -53,7 +53,7 @@ struct ChangesCommand: ParsableCommand {
                 print("  \(id.short) \(Sanitizer.visible(byTask[id]![0].title))")
                 for line in lines[id]! {
                     var out = "    \(HistoryText.time(line.entry.version.timestamp.millis))  \(text.machine(line.entry.version.replica))  "
-                        + HistoryText.change(line.entry.field, old: line.old, new: line.entry.value)
+                        + TaskHistory.words(line.entry.field, old: line.old, new: line.entry.value)
                     if let winner = line.lostTo { out += "  — lost a race with \(text.machine(winner.replica))'s edit" }
                     print(out)
                 }

@@ -141,7 +141,7 @@ struct RestoreCommand: TaskStateCommand {
             throw CLIError("\(stale.field.spokenName) of \(task.id.short) changed meanwhile: it is now \(stale.field.words(for: stale.current)); show the history again")
         }
         guard let change = result.changes.first else { return print("already holds that value: \(task.id.short) \(Sanitizer.visible(result.task.title))") }
-        print("restored \(HistoryText.change(change.field, old: nil, new: change.value)): \(task.id.short) \(Sanitizer.visible(result.task.title))")
+        print("restored \(TaskHistory.words(change.field, old: nil, new: change.value)): \(task.id.short) \(Sanitizer.visible(result.task.title))")
         context.didChangeTasks()
     }
     static let verb = "restored"

@@ -24,20 +24,6 @@ struct HistoryText {
         "\(LocalTime.today(atMillis: millis)) \(LocalTime.clock(atMillis: millis).prefix(5))"
     }
 
-    /// What a change did, in words: `title: “a” → “b”`, `tag work added`, `done`.
-    static func change(_ field: TaskField, old: FieldValue?, new: FieldValue) -> String {
-        if let tag = field.tagName { return "tag \(Sanitizer.visible(tag)) \(new == .bool(true) ? "added" : "removed")" }
-        switch field {
-        case .done: return new == .null ? "reopened" : "done"
-        case .deleted: return new == .bool(true) ? "deleted" : "restored"
-        case .nextUp: return new == .null ? "out of Next Up" : (old == nil || old == .null ? "into Next Up" : "moved in Next Up")
-        case .created: return "created"
-        default: break
-        }
-        let was = old.map { field.words(for: $0) + " → " } ?? ""
-        return "\(field.spokenName): \(was)\(field.words(for: new))"
-    }
-
     /// The human lines of a task's history, newest first.
     func lines(_ history: [TaskHistory.Line]) -> [String] {
         let current = Dictionary(history.filter(\.isCurrent).map { ($0.entry.field, $0.entry.version) }, uniquingKeysWith: { a, _ in a })
@@ -45,7 +31,7 @@ struct HistoryText {
             let entry = line.entry
             let handle = TaskHistory.handle(of: entry, current: current[entry.field] ?? entry.version)
             var text = "\(handle)  \(Self.time(entry.version.timestamp.millis))  \(machine(entry.version.replica)) (\(entry.note?.origin?.rawValue ?? "merge"))  "
-                + Self.change(entry.field, old: line.old, new: entry.value)
+                + TaskHistory.words(entry.field, old: line.old, new: entry.value)
             if let winner = line.lostTo { text += "  — lost a race with \(machine(winner.replica))'s edit" }
             return text
         }

@@ -87,6 +87,23 @@ public enum TaskHistory {
 }
 
 extension TaskHistory {
+    /// What a change did, in words: `title: “a” → “b”`, `tag work added`,
+    /// `done` (the command line's history and the TUI's say the same).
+    public static func words(_ field: TaskField, old: FieldValue?, new: FieldValue) -> String {
+        if let tag = field.tagName { return "tag \(Sanitizer.visible(tag)) \(new == .bool(true) ? "added" : "removed")" }
+        switch field {
+        case .done: return new == .null ? "reopened" : "done"
+        case .deleted: return new == .bool(true) ? "deleted" : "restored"
+        case .nextUp: return new == .null ? "out of Next Up" : (old == nil || old == .null ? "into Next Up" : "moved in Next Up")
+        case .created: return "created"
+        default: break
+        }
+        let was = old.map { field.words(for: $0) + " → " } ?? ""
+        return "\(field.spokenName): \(was)\(field.words(for: new))"
+    }
+}
+
+extension TaskHistory {
     /// What a handle names in a task's history now.
     public enum Found: Equatable, Sendable {
         /// The entry, shown while its field held `current` — which it still holds.

@@ -38,6 +38,9 @@ public enum Action: String, CaseIterable, Sendable {
     case skipOccurrence = "skip-occurrence"
     case stopSeries = "stop-series"
     case later
+    case olderChange = "older-change"
+    case newerChange = "newer-change"
+    case restoreChange = "restore-change"
 
     /// One line for the help overlay.
     public var summary: String {
@@ -79,6 +82,9 @@ public enum Action: String, CaseIterable, Sendable {
         case .skipOccurrence: return "skip this occurrence of a repeating task (asks)"
         case .stopSeries: return "stop repeating (asks)"
         case .later: return "later: deferred tasks (again goes back)"
+        case .olderChange: return "in the details: select an older change"
+        case .newerChange: return "in the details: select a newer change"
+        case .restoreChange: return "in the details: write the selected change's value back (if unchanged since shown)"
         }
     }
 }

@@ -47,6 +47,9 @@ public struct KeyMap: Equatable, Sendable {
         .char("S"): .skipOccurrence,
         .char("X"): .stopSeries,
         .char("L"): .later,
+        .char("]"): .olderChange,
+        .char("["): .newerChange,
+        .char("R"): .restoreChange,
     ])
 
     public func action(for key: Key) -> Action? { actions[key] }

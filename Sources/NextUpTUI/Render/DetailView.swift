@@ -71,7 +71,9 @@ enum DetailView {
         }
         let notes = task.notes.isEmpty ? [] : task.notes.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         field("notes", notes.isEmpty ? "— (\(key(.editNotes)) writes some)" : "")
-        let room = max(0, height - out.count)
+        let changes = state.changesOf == task.id ? state.changes : []
+        let changesRoom = changes.isEmpty ? 0 : min(changes.count + 1, max(3, (height - out.count) / 2))
+        let room = max(0, height - out.count - changesRoom)
         for (i, line) in notes.enumerated() where i < room {
             var b = LineBuilder(width: width)
             if i == room - 1 && notes.count > room {
@@ -81,8 +83,31 @@ enum DetailView {
             }
             out.append(b.line())
         }
+        if changesRoom > 0 {
+            out += changeLines(changes, selected: state.changeSelected, keys: keys, width: width, height: changesRoom)
+        }
         while out.count < height { out.append(blank()) }
         return Array(out.prefix(height))
+    }
+
+    /// The changes pane: a header, then the history newest first, scrolled
+    /// so that the selected entry shows; a value that lost a race says so.
+    static func changeLines(_ changes: [ChangeLine], selected: Int, keys: KeyMap, width: Int, height: Int) -> [ScreenLine] {
+        func key(_ action: Action) -> String { keys.keys(for: action).first?.name ?? "(unbound)" }
+        var header = LineBuilder(width: width)
+        header.add(" Changes, newest first · \(key(.newerChange)) \(key(.olderChange)) select · \(key(.restoreChange)) restores the selected value",
+                   .header)
+        var out = [header.line(padding: .header)]
+        let rows = max(0, height - 1)
+        let top = min(max(0, selected - rows + 1), max(0, changes.count - rows))
+        for (index, line) in changes.enumerated().dropFirst(top).prefix(rows) {
+            var b = LineBuilder(width: width)
+            let style: Style = index == selected ? .selected : (line.race != nil ? .changed : .normal)
+            b.add((index == selected ? " > " : "   ") + line.text + (line.race.map { "  — \($0)" } ?? "")
+                  + (line.isCurrent ? "  (now)" : ""), style)
+            out.append(b.line(padding: style))
+        }
+        return out
     }
 
     /// `2026-11-23 10:04` in the local time zone.

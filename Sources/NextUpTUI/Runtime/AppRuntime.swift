@@ -274,6 +274,12 @@ public final class AppRuntime {
             } catch {
                 send(.namesLoaded(categories: [], tags: []))
             }
+        case .loadChanges(let id):
+            do {
+                send(.changesLoaded(id, try backend.changes(of: id, utcOffsetSeconds: state.utcOffsetSeconds)))
+            } catch {
+                send(.failed("could not read the history: \(error)"))
+            }
         case .reload:
             needsReload = true
         case .syncNow:

@@ -115,6 +115,7 @@ public final class MemoryBackend: TaskBackend {
         case .setCategory(_, let c): own = (.category, c.map { .string($0) } ?? .null)
         case .setDue(_, let d): own = (.due, d.map { .string($0.description) } ?? .null)
         case .setNotes(_, let n): own = (.notes, .string(n))
+        case .restoreValue(_, let field, let value): own = (field, value)
         case .complete: own = (.done, task.isDone ? task.value(of: .done) : .int(now))
         case .reopen: own = (.done, .null)
         case .delete: own = (.deleted, .bool(true))

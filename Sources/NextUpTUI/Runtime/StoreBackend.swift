@@ -1,5 +1,7 @@
+import NextUpBridge
 import NextUpCore
 import NextUpStore
+import NextUpSync
 
 /// The UI's view of the shared store: lean listing queries, full rows only for
 /// what is on screen, and intent-named writes of single fields.
@@ -66,6 +68,7 @@ public final class StoreBackend: TaskBackend {
         case .skipOccurrence(let id, let day): return try store.skipOccurrence(id, today: day, expecting: seen).outcome
         case .completeOccurrence(let id, let day): return try store.completeOccurrence(id, today: day, expecting: seen).outcome
         case .stopSeries(let id): return try store.stopSeries(id, expecting: seen).outcome
+        case .restoreValue(let id, let field, let value): return try set(id, field, value, seen)
         }
     }
 
@@ -80,4 +83,26 @@ extension TaskStore.WriteResult {
 
 extension TaskStore.SeriesStep {
     var outcome: (task: TaskItem, changed: Bool) { (task, !changes.isEmpty) }
+}
+
+extension StoreBackend {
+    /// The task's history (``TaskStore/history(of:)``) in words, machines by
+    /// name (``MachineNames``), newest first.
+    public func changes(of id: TaskID, utcOffsetSeconds: Int) throws -> [ChangeLine] {
+        let history = try store.history(of: id)
+        var names = try MachineNames.known(store)
+        names[.calendar] = "phone"
+        names[.calendarRemoval] = "phone"
+        let current = Dictionary(history.filter(\.isCurrent).map { ($0.entry.field, $0.entry.version) }, uniquingKeysWith: { a, _ in a })
+        return history.map { line in
+            let entry = line.entry
+            let machine = MachineNames.label(entry.version.replica, in: names)
+            let time = DetailView.localTime(entry.version.timestamp.millis, utcOffsetSeconds)
+            return ChangeLine(text: "\(time)  \(machine) (\(entry.note?.origin?.rawValue ?? "merge"))  "
+                                  + TaskHistory.words(entry.field, old: line.old, new: entry.value),
+                              race: line.lostTo.map { "lost a race with \(MachineNames.label($0.replica, in: names))'s edit" },
+                              field: entry.field, value: entry.value, fieldVersion: current[entry.field],
+                              isCurrent: line.isCurrent, restorable: TaskStore.restorable(entry.field))
+        }
+    }
 }

@@ -32,9 +32,12 @@ public protocol TaskBackend: AnyObject {
     /// The category and tag names in use, one spelling per name (none by
     /// default): what the category and tag prompts complete to.
     func names() throws -> (categories: [String], tags: [String])
+    /// The history of task `id`, newest first, in words (none by default).
+    func changes(of id: TaskID, utcOffsetSeconds: Int) throws -> [ChangeLine]
 }
 
 extension TaskBackend {
     public func prepareToNarrow(_ query: ListQuery, nowMillis: Int64) {}
     public func names() throws -> (categories: [String], tags: [String]) { ([], []) }
+    public func changes(of id: TaskID, utcOffsetSeconds: Int) throws -> [ChangeLine] { [] }
 }

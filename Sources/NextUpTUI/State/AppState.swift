@@ -31,6 +31,11 @@ public struct AppState: Equatable, Sendable {
     public var helpTop = 0
     /// The detail view of the selected task (every field) is open.
     public var showDetail = false
+    /// The detail view's changes pane: the history of ``changesOf``, newest
+    /// first, and the entry selected in it.
+    public var changes: [ChangeLine] = []
+    public var changesOf: TaskID?
+    public var changeSelected = 0
     /// The local time zone's offset from UTC, in seconds, at `nowMillis`
     /// (the runtime sets it): what "today" and the times shown mean.
     public var utcOffsetSeconds: Int = 0

@@ -19,6 +19,9 @@ public enum Effect: Equatable, Sendable {
     /// Read the category and tag names in use, for a prompt's completion:
     /// they come back as ``Event/namesLoaded(categories:tags:)``.
     case loadNames
+    /// Read the history of a task for the detail view's changes pane: it
+    /// comes back as ``Event/changesLoaded(_:_:)``.
+    case loadChanges(TaskID)
     /// Re-read the lists from the store (filter or sort changed).
     case reload
     case syncNow

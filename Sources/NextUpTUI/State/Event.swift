@@ -36,6 +36,8 @@ public enum Event: Equatable, Sendable {
     /// The category and tag names in use (``Effect/loadNames``), each one
     /// spelling per name.
     case namesLoaded(categories: [String], tags: [String])
+    /// The history of a task (``Effect/loadChanges(_:)``).
+    case changesLoaded(TaskID, [ChangeLine])
     /// The editor closed on notes that cannot be saved (`problem`, e.g. too
     /// long); what the person wrote stays in `file`.
     case notesKept(TaskID, file: String, problem: String)

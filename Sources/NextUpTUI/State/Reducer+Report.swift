@@ -47,6 +47,7 @@ extension Reducer {
         case .skipOccurrence: text = "skipped this occurrence of \(name); the next one is in the Backlog"
         case .completeOccurrence: text = "done \(name); the next one is in the Backlog"
         case .stopSeries: text = "\(name) no longer repeats"
+        case .restoreValue(_, let field, let value): text = "\(name): restored \(TaskHistory.words(field, old: nil, new: value))"
         }
         return text + (task.map { isHiddenByFilter($0, state) } == true ? " (hidden by the filter)" : "")
     }

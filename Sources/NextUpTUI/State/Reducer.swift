@@ -79,6 +79,8 @@ public enum Reducer {
             }
             if let task { state.ownWrites.insert(task) }
             if state.undoStack.count > 500 { state.undoStack.removeFirst(state.undoStack.count - 500) }
+            // The details' changes pane shows the write it just made.
+            if state.showDetail, let task, state.changesOf == task { effects = [.loadChanges(task)] }
         case .undone(let entry, let versions, let redo):
             let flipped = entry.flipped(leaving: versions)
             if redo {
@@ -109,6 +111,8 @@ public enum Reducer {
             effects = notesEdited(id, text: text, original: original, seen: seen, &state)
         case .namesLoaded(let categories, let tags):
             namesLoaded(categories: categories, tags: tags, &state)
+        case .changesLoaded(let id, let lines):
+            changesLoaded(id, lines, &state)
         case .notesKept(_, let file, let problem):
             // The path first: it is what a narrow line must still show.
             state.say("notes kept in \(file), not saved: \(problem)", error: true,
@@ -255,8 +259,9 @@ public enum Reducer {
         case .details:
             if state.showDetail {
                 state.showDetail = false
-            } else if state.selectedTask != nil {
+            } else if let task = state.selectedTask {
                 state.showDetail = true
+                return [.loadChanges(task.id)]
             } else {
                 state.say(state[pane].count == 0 ? "\(pane.title) is empty" : "no task selected")
             }
@@ -280,6 +285,8 @@ public enum Reducer {
             return [.redo(entry)]
         case .later:
             return toggleLater(&state)
+        case .olderChange, .newerChange, .restoreChange:
+            return changes(action, &state)
         case .editTitle, .cycleUrgency, .cycleImportance, .setDuration, .cycleCategory, .typeCategory,
              .setDue, .editTags, .editNotes, .toggleNextUp, .reorderDown, .reorderUp, .toggleDone, .delete,
              .setRecurrence, .setDefer, .skipOccurrence, .stopSeries:

@@ -36,6 +36,8 @@ public enum Write: Equatable, Sendable {
     case completeOccurrence(TaskID, on: DueDate)
     /// Stops the series at this occurrence.
     case stopSeries(TaskID)
+    /// A field's earlier value from the task's history, written back as a new edit.
+    case restoreValue(TaskID, TaskField, FieldValue)
 
     /// The fields of its own task the write changes: what its expectation
     /// names, and what an undo of it must find as this session left them.
@@ -55,6 +57,7 @@ public enum Write: Equatable, Sendable {
         case .placeInNextUp, .removeFromNextUp: return [.nextUp]
         case .setRecurrence, .stopSeries: return [.recur]
         case .setDefer: return [TaskField.deferDate]
+        case .restoreValue(_, let field, _): return [field]
         case .skipOccurrence: return [.deleted]
         }
     }
@@ -66,7 +69,7 @@ public enum Write: Equatable, Sendable {
         case .setTitle(let id, _), .setUrgency(let id, _), .setImportance(let id, _), .setDuration(let id, _),
              .setCategory(let id, _), .setDue(let id, _), .setNotes(let id, _), .setTags(let id, _), .complete(let id), .reopen(let id), .delete(let id), .restore(let id),
              .placeInNextUp(let id, _), .removeFromNextUp(let id), .setRecurrence(let id, _), .setDefer(let id, _),
-             .skipOccurrence(let id, _), .completeOccurrence(let id, _), .stopSeries(let id):
+             .skipOccurrence(let id, _), .completeOccurrence(let id, _), .stopSeries(let id), .restoreValue(let id, _, _):
             return id
         }
     }
