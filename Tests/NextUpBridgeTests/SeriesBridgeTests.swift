@@ -235,4 +235,76 @@ import Testing
         _ = try bridge.cycle()
         #expect(try read("\(task.id.rawValue).ics").contains("DTSTART;VALUE=DATE:20270315\r\n"))
     }
+
+    /// Two machines on one calendar (each its vdirsyncer, a peer folder
+    /// between the stores) both read the phone's completion before they sync
+    /// with each other: each completes the occurrence on its own, and they
+    /// converge on one live occurrence, one item on the server.
+    @Test(arguments: ["tasks.org", "Thunderbird", "Apple"])
+    func twoMachinesTakingOneCompletionApartConverge(_ app: String) throws {
+        typealias Machine = TwoMachineBridgePropertyTests.Machine
+        let clock = TwoMachineBridgePropertyTests.StepClock()
+        let a = try Machine("a", tmp: tmp, clock: clock), b = try Machine("b", tmp: tmp, clock: clock)
+        var server: [String: [UInt8]] = [:]
+        func peerSync() throws {
+            for (from, to) in [(a, b), (b, a)] {
+                _ = try to.store.mergeRemote(try from.store.allTasks().flatMap { task in
+                    task.versions.map { FieldChange(task: task.id, field: $0.key, value: task.value(of: $0.key), version: $0.value) }
+                })
+            }
+        }
+        func cycle(_ m: Machine) throws {
+            clock.step()
+            let report = try m.bridge.cycle(now: clock.nowMillis())
+            #expect(report.skipped.isEmpty, "\(report.skipped)")
+        }
+        let series = try weekly(a.store)
+        try cycle(a)
+        try a.vdirsyncer(&server)
+        try peerSync()
+        try b.vdirsyncer(&server)
+        try cycle(b)
+        try b.vdirsyncer(&server)
+        let name = "\(series.id.rawValue).ics"
+        var text = String(decoding: try #require(server[name]), as: UTF8.self)
+        clock.step()
+        let stamp = "LAST-MODIFIED:" + ICalDate.formatUTC(millis: clock.nowMillis())
+        text = text.replacingOccurrences(of: #"LAST-MODIFIED:[0-9TZ]+"#, with: stamp, options: .regularExpression)
+        switch app {
+        case "tasks.org":
+            text = text.replacingOccurrences(of: "DUE;VALUE=DATE:20270104", with: "DUE;VALUE=DATE:20270111")
+                .replacingOccurrences(of: "DTSTART;VALUE=DATE:20270102", with: "DTSTART;VALUE=DATE:20270109")
+        case "Thunderbird":
+            text = text.replacingOccurrences(of: "END:VCALENDAR", with: "BEGIN:VTODO\r\nUID:\(series.id.rawValue)\r\nRECURRENCE-ID;VALUE=DATE:20270102\r\nSTATUS:COMPLETED\r\nEND:VTODO\r\nEND:VCALENDAR")
+        default:
+            text = text.replacingOccurrences(of: "RRULE:FREQ=WEEKLY;BYDAY=MO\r\n", with: "")
+                .replacingOccurrences(of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:20270104T090000Z")
+            server["new-item.ics"] = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:new-item\r\n\(stamp)\r\nSUMMARY:Weekly review\r\nDUE;VALUE=DATE:20270111\r\nRRULE:FREQ=WEEKLY\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8)
+        }
+        server[name] = Array(text.utf8)
+        // Both read the phone's change before hearing from each other.
+        try a.vdirsyncer(&server)
+        try b.vdirsyncer(&server)
+        try cycle(a)
+        try cycle(b)
+        for _ in 0..<2 {
+            for m in [a, b] {
+                try m.vdirsyncer(&server)
+                try peerSync()
+                try cycle(m)
+                try m.vdirsyncer(&server)
+            }
+        }
+        for m in [a, b] {
+            let open = try m.store.allTasks().filter(\.isOpen)
+            #expect(open.map(\.occurrence) == [OccurrenceID(series: series.id, number: 2)], "\(app)")
+            #expect(open.first?.due?.description == "2027-01-11")
+            #expect(try m.store.task(series.id)?.isDone == true)
+            #expect(try m.store.task(TaskID.forVTodoUID("new-item")) == nil)
+        }
+        #expect(server.keys.sorted() == [name], "\(app)")
+        let final = String(decoding: server[name] ?? [], as: UTF8.self)
+        #expect(final.contains("DUE;VALUE=DATE:20270111\r\n") && final.contains("RRULE:FREQ=WEEKLY;BYDAY=MO\r\n"))
+        #expect(!final.contains("STATUS:COMPLETED") && !final.contains("RECURRENCE-ID"), "\(final)")
+    }
 }
