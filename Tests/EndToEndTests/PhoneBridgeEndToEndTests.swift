@@ -474,4 +474,52 @@ import Testing
         #expect(eventually(within: 15) { !watcher.isRunning })
         print("phone mixed edits: \(rounds) rounds in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
     }
+
+    /// Issue 35: a series is one VTODO under its UID with its RRULE, and the
+    /// three ways phones complete an occurrence — the due date moved in place
+    /// (tasks.org), a completed RECURRENCE-ID override (Thunderbird), the
+    /// item completed and a new one made (Apple Reminders) — each complete
+    /// the live occurrence: one live VTODO on the phone, no duplicate, and
+    /// nextup shows the next occurrence.
+    @Test func eachPhonesWayOfCompletingAnOccurrenceMovesTheSeriesOn() throws {
+        let started = Date()
+        let radicale = try Radicale(storage: scratch.path("radicale"))
+        try Self.makeCalendar(radicale)
+        let url = radicale.calendarURL
+        let a = try Machine("a", scratch: scratch, calendarURL: url, peer: nil)
+        let series = try a.nextup.run("add", "Weekly review", "--due", "2027-01-04", "--recur", "every monday").out
+        try a.sync()
+        try a.vdirsyncer()
+        var phone = try Self.phoneTasks(url)
+        #expect(phone.count == 1)
+        #expect(phone[series]?["rrule"] as? String == "FREQ=WEEKLY;BYDAY=MO" && phone[series]?["due"] as? String == "20270104")
+
+        /// One round trip, then: nextup's one open occurrence is `number`, due
+        /// `due`, and the phone holds one live VTODO saying so.
+        func expectLive(_ number: Int, _ due: String) throws {
+            try a.vdirsyncer()
+            try a.sync()
+            try a.vdirsyncer()
+            let open = try a.tasks().filter { $0["done"] as? Bool == false && $0["deleted"] as? Bool != true }
+            #expect(open.count == 1, "\(open)")
+            #expect(open.first?["occurrence"] as? String == "\(series)#\(number)")
+            #expect(open.first?["due"] as? String == due)
+            phone = try Self.phoneTasks(url)
+            #expect(phone.count == 1, "\(phone)")
+            #expect(phone[series]?["status"] as? String == "NEEDS-ACTION")
+            #expect(phone[series]?["due"] as? String == due.replacingOccurrences(of: "-", with: ""))
+            #expect(phone[series]?["vtodos"] as? Int == 1)
+            #expect(phone[series]?["rrule"] as? String == "FREQ=WEEKLY;BYDAY=MO")
+        }
+
+        _ = try Self.phone(url, "advance", series, "20270111", "20270111")
+        try expectLive(2, "2027-01-11")
+        _ = try Self.phone(url, "override", series, "20270111")
+        try expectLive(3, "2027-01-18")
+        _ = try Self.phone(url, "renew", series, "A1B2C3D4-0000-4000-8000-00000000000F", "20270125")
+        try expectLive(4, "2027-01-25")
+        let done = try a.tasks().filter { $0["done"] as? Bool == true }.compactMap { $0["occurrence"] as? String }.sorted()
+        #expect(done == (1...3).map { "\(series)#\($0)" })
+        #expect(Date().timeIntervalSince(started) < 60)
+    }
 }

@@ -113,4 +113,31 @@ import Testing
     @Test func aSideThatIsNotICalendarIsRefusedInOneLine() {
         #expect(throws: ICalParseError.self) { try VdirMerge(base: nil, written: []).merge(Array("garbage".utf8), Array("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8)) }
     }
+
+    /// A series' file: nextup moved it to the next occurrence (due date, defer
+    /// date) while the phone renamed it and added a completed override for
+    /// the occurrence it showed: both survive, the override as a component
+    /// of its own.
+    @Test func aSeriesItemMergesPerPropertyAndKeepsAnOverride() throws {
+        func series(_ summary: String, due: String, start: String, modified: String, override: Bool = false) -> [UInt8] {
+            var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:series-1", "LAST-MODIFIED:\(modified)",
+                         "SUMMARY:\(summary)", "RRULE:FREQ=WEEKLY;BYDAY=MO", "DTSTART;VALUE=DATE:\(start)", "DUE;VALUE=DATE:\(due)",
+                         "END:VTODO"]
+            if override {
+                lines += ["BEGIN:VTODO", "UID:series-1", "RECURRENCE-ID;VALUE=DATE:20270102", "STATUS:COMPLETED", "END:VTODO"]
+            }
+            lines.append("END:VCALENDAR")
+            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        }
+        let base = series("Weekly review", due: "20270104", start: "20270102", modified: "20270101T000000Z")
+        let nextup = series("Weekly review", due: "20270111", start: "20270109", modified: "20270104T100000Z")
+        let phone = series("Weekly review (team)", due: "20270104", start: "20270102", modified: "20270104T090000Z", override: true)
+        let merged = try VdirMerge(base: base, written: [], nextupTimes: ["DUE": 1_798_884_000_000, "DTSTART": 1_798_884_000_000])
+            .merge(nextup, phone)
+        #expect(merged.contains("SUMMARY:Weekly review (team)\r\n"))
+        #expect(merged.contains("DUE;VALUE=DATE:20270111\r\n"))
+        #expect(merged.contains("DTSTART;VALUE=DATE:20270109\r\n"))
+        #expect(merged.contains("RRULE:FREQ=WEEKLY;BYDAY=MO\r\n"))
+        #expect(merged.contains("RECURRENCE-ID;VALUE=DATE:20270102\r\n"))
+    }
 }

@@ -17,13 +17,13 @@ extension VdirBridge {
         let item = try uid.flatMap { uid in try vdirKey(create: false).flatMap { try store.bridgeItems(vdir: $0)[uid] } }
         var times: [String: Int64] = [:]
         var fromCalendar: Set<String> = []
-        if let uid, let task = try store.task(TaskID.forVTodoUID(uid)) {
+        if let uid, let task = try liveTask(TaskID.forVTodoUID(uid)) {
             func time(_ fields: [TaskField]) -> Int64? { fields.compactMap { task.versions[$0]?.timestamp.millis }.max() }
             func calendars(_ fields: [TaskField]) -> Bool { fields.compactMap { task.versions[$0] }.max()?.replica == .calendar }
             let tagFields = task.versions.keys.filter { $0.tagName != nil }
             let map: [String: [TaskField]] = [
                 "SUMMARY": [.title], "DESCRIPTION": [.notes], "PRIORITY": [.importance], "DUE": [.due],
-                "STATUS": [.done, .deleted], "COMPLETED": [.done], "PERCENT-COMPLETE": [.done],
+                "DTSTART": [.deferDate], "RRULE": [.recur], "STATUS": [.done, .deleted], "COMPLETED": [.done], "PERCENT-COMPLETE": [.done],
                 "CATEGORIES": [.category] + tagFields, "X-NEXTUP-URGENCY": [.urgency], "X-NEXTUP-DURATION": [.duration],
                 "X-NEXTUP-CATEGORY": [.category], "X-NEXTUP-NEXT-UP": [.nextUp],
             ]
@@ -34,5 +34,13 @@ extension VdirBridge {
         }
         return try VdirMerge(base: item?.base, written: item?.written ?? [], nextupTimes: times, fromCalendar: fromCalendar,
                              zone: zone).merge(a, b)
+    }
+
+    /// The task a file's `UID` names: the live occurrence when it names a
+    /// series (the file holds that one).
+    func liveTask(_ id: TaskID) throws -> TaskItem? {
+        guard let task = try store.task(id), let series = task.occurrence?.series else { return try store.task(id) }
+        let occurrences = try store.allTasks().filter { $0.occurrence?.series == series }
+        return occurrences.max { ($0.isOpen ? 1 : 0, $0.occurrence?.number ?? 0) < ($1.isOpen ? 1 : 0, $1.occurrence?.number ?? 0) } ?? task
     }
 }

@@ -45,6 +45,9 @@ import Synchronization
 ///    file whose ``FileStamp`` moved since this cycle looked at it (a client
 ///    wrote it meanwhile) is not written over: the next cycle reads it first.
 ///
+/// A series is one file under its `UID`, its live occurrence's; how each
+/// phone's way of completing an occurrence is read is `BridgeCycle+Series`.
+///
 /// Bad files — malformed, not UTF-8, larger than ``maxFileBytes``, holding a
 /// VEVENT, several VTODOs that are not one item, or named `<id>.ics` for a
 /// task of this store while holding another `UID` — are skipped with one
@@ -151,6 +154,8 @@ struct BridgeCycle {
     /// since is not written over (a client wrote it meanwhile; the next
     /// cycle reads it first).
     var seenStamps: [String: FileStamp] = [:]
+    /// The live occurrence of each series, by series id (``indexSeries()``).
+    var liveOf: [TaskID: TaskID] = [:]
 
     var store: TaskStore { bridge.store }
     var folder: VdirFolder { bridge.folder }
@@ -191,6 +196,7 @@ struct BridgeCycle {
             return report
         }
         for task in try store.allTasks() { tasks[task.id] = task }
+        indexSeries()
         readFiles()
         deleteVanished()
         bridge.afterReading?()
@@ -215,7 +221,9 @@ struct BridgeCycle {
     mutating func readFiles() {
         var uidOfFile: [String: String] = [:]
         for (uid, item) in items where !item.gone { uidOfFile[item.file] = uid }
-        for name in names {
+        // Known files first: a phone's completion is taken before a new item
+        // that may be its next occurrence (``joinsSeries(_:file:)``).
+        for name in names.filter({ uidOfFile[$0] != nil }) + names.filter({ uidOfFile[$0] == nil }) {
             let known = uidOfFile[name]
             func skip(_ why: String) {
                 report.skipped.append("\(Sanitizer.visible(name)): \(Sanitizer.visible(why))")
@@ -352,12 +360,13 @@ struct BridgeCycle {
     ///   task: each differing field is a phone change.
     mutating func take(_ view: VTodoView, file: String, bytes: [UInt8], hash: String, lastModified: Int64?, stamp: FileStamp?) {
         let uid = view.uid
-        let id = TaskID.forVTodoUID(uid)
+        if tasks[TaskID.forVTodoUID(uid)] == nil, joinsSeries(view, file: file) { return }
+        let id = fileTask(uid)
         let task = tasks[id]
         let previous = items[uid]
         let memory = task == nil ? nil : remembered(uid)
         let rememberedView = memory?.view
-        let base = rememberedView ?? task.map(VTodoView.init(task:))
+        let base = rememberedView ?? task.map { VTodoView(task: $0) }
         var calendarTime: Int64?
         if let lastModified, !HybridClock.isBeyondSaneFuture(HybridTimestamp(millis: lastModified), now: now),
            memory == nil || lastModified > memory?.changedAt ?? .min {
@@ -380,6 +389,9 @@ struct BridgeCycle {
                 fields.append((field, value))
             }
         }
+        fields = Self.startingSeries(fields, view: view, task: task ?? TaskItem(id: id))
+        var steps = 0
+        if let task { (steps, fields) = seriesSteps(view, base: rememberedView, bytes: bytes, live: task, fields: fields) }
         if let task { fields = fields.filter { task.value(of: $0.0) != $0.1 } }
         var versions: [TaskField: Version] = [:]
         if let calendarTime {
@@ -413,13 +425,20 @@ struct BridgeCycle {
         var expecting: [TaskField: Version?] = [:]
         for (field, _) in fields { expecting[field] = .some(task?.versions[field]) }
         items[uid] = BridgeItem(uid: uid, file: file, hash: hash, stamp: stamp?.stored, base: bytes)
-        guard !fields.isEmpty else { return }
+        guard !fields.isEmpty || steps > 0 else { return }
         do {
-            let result = try store.bridgeWrite(id, set: fields, versions: versions, creating: task == nil, expecting: expecting,
-                                               vdir: vdir, memory: [uid: items[uid]])
-            stored[uid] = items[uid]
-            tasks[id] = result.task
-            if task == nil { report.created += 1 } else if result.isChange { report.updated += 1 }
+            if !fields.isEmpty {
+                // With occurrences to complete, the memory is saved after them (at the cycle's end).
+                let result = try store.bridgeWrite(id, set: fields, versions: versions, creating: task == nil, expecting: expecting,
+                                                   vdir: vdir, memory: steps > 0 ? [:] : [uid: items[uid]])
+                if steps == 0 { stored[uid] = items[uid] }
+                tasks[id] = result.task
+                if task == nil { report.created += 1 } else if result.isChange, steps == 0 { report.updated += 1 }
+            }
+            if steps > 0 {
+                try completeOccurrences(from: id, steps)
+                report.updated += 1
+            }
         } catch let stale as StaleWrite {
             report.notices.append("\(Sanitizer.visible(file)): \(stale.field.rawValue) changed meanwhile in nextup; looked at again next cycle")
             forget(uid, restoring: previous)
@@ -448,7 +467,7 @@ struct BridgeCycle {
         for (uid, item) in vanished {
             var gone = item
             gone.gone = true
-            let id = TaskID.forVTodoUID(uid)
+            let id = fileTask(uid)
             guard let task = tasks[id], !task.deleted else {
                 items[uid] = gone
                 continue
@@ -487,7 +506,9 @@ struct BridgeCycle {
         var taken = Set(names)
         for id in tasks.keys.sorted() {
             guard let task = tasks[id] else { continue }
-            let uid = task.vtodoUID
+            // A series has one file: its live occurrence's.
+            if let occurrence = task.occurrence, liveOf[occurrence.series] != id { continue }
+            let uid = fileUID(task)
             if blocked.contains(uid) { continue }
             let remembered = items[uid]
             let present = fileOf[uid]
@@ -519,9 +540,9 @@ struct BridgeCycle {
                     continue
                 }
             } else {
-                text = ICalComponent.vtodoCalendar(for: task, sequence: 0).serialized()
+                text = ICalComponent.vtodoCalendar(for: task, uid: uid, sequence: 0).serialized()
             }
-            var name = present ?? remembered?.file ?? Self.fileName(uid, id: id)
+            var name = present ?? remembered?.file ?? Self.fileName(uid, id: task.occurrence?.series ?? id)
             if present == nil, taken.contains(name) {
                 name = id.rawValue + ".ics"
                 if taken.contains(name) { report.skipped.append("\(Sanitizer.visible(name)): another item has the name of \(id.short)'s file"); continue }

@@ -20,6 +20,12 @@ extension ICalComponent {
     ///   the zone database knows it), and is never before `DTSTART` (which
     ///   moves to the due date when it was later).
     /// - Categories nextup cannot hold stay in `CATEGORIES`.
+    /// - `DTSTART` is the defer date, written (in `DUE`'s shape) only once
+    ///   the task has had one; `RRULE` is the series' rule, rewritten only
+    ///   when it is not the task's rule (a rule anchored at the file's due
+    ///   date counts as the same); when a series' due date moves, its
+    ///   `RECURRENCE-ID` overrides dated before the new one (occurrences
+    ///   nextup has closed) are removed.
     /// - When anything changed, `LAST-MODIFIED` and `DTSTAMP` become the
     ///   task's newest version time and `SEQUENCE` goes up by one.
     /// - Nil too when `bytes` hold no single master VTODO (the bridge skips
@@ -51,6 +57,24 @@ extension ICalComponent {
             set(["PRIORITY"], want.importance.map { [ICalProperty(name: "PRIORITY", value: ["9", "5", "1"][$0 - 1])] } ?? [])
         }
         if before.due != want.due { patchDue(todo, to: task.due, zone: zone, set: set) }
+        // The defer date, once the task has had one (a phone's DTSTART stays until then).
+        if task.deferDate != nil || task.versions[.deferDate] != nil,
+           todo.property("DTSTART").flatMap({ ICalDate.localDate($0, zone: zone) }) != task.deferDate {
+            set(["DTSTART"], task.deferDate.map { [dated($0, old: todo.property("DTSTART"), shape: todo.property("DTSTART") ?? todo.property("DUE"), zone: zone)] } ?? [])
+        }
+        if task.recur != nil || task.versions[.recur] != nil, !sameRule(before.rrule, task.recur, anchor: before.due) {
+            set(["RRULE"], task.recur.map { [ICalProperty(name: "RRULE", value: $0.rrule)] } ?? [])
+        }
+        // Overrides of occurrences before the one the file now holds: closed in nextup.
+        var overrides = roots[c].components.indices.filter { roots[c].components[$0].name == "VTODO" && $0 != t }
+        if task.recur != nil, before.due != want.due, let due = task.due {
+            overrides = overrides.filter { i in
+                roots[c].components[i].property("RECURRENCE-ID").flatMap { ICalDate.localDate($0, zone: zone) }.map { $0 < due } ?? false
+            }
+            if !overrides.isEmpty { changed = true }
+        } else {
+            overrides = []
+        }
         let doneBefore = before.completedAt != nil, doneNow = want.completedAt != nil
         let timeMoved = doneBefore && doneNow && before.completedAt != 0 && before.completedAt != want.completedAt
         if doneBefore != doneNow || before.cancelled != want.cancelled || timeMoved {
@@ -94,6 +118,7 @@ extension ICalComponent {
             }
         }
         roots[c].components[t] = todo
+        for i in overrides.reversed() { roots[c].components.remove(at: i) }
         let lineEnd = bytes.firstIndex(of: 10).map { $0 > 0 && bytes[$0 - 1] == 13 ? "\r\n" : "\n" } ?? "\r\n"
         let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? "\u{FEFF}" : ""
         return bom + roots.map { $0.serialized(lineEnd: lineEnd) }.joined()
@@ -111,24 +136,21 @@ extension ICalComponent {
         return master
     }
 
-    private static func patchDue(_ todo: ICalComponent, to due: DueDate?, zone: LocalZone,
-                                 set: ([String], [ICalProperty]) -> Void) {
-        guard let due else { set(["DUE"], []); return }
-        let old = todo.property("DUE")
-        let start = todo.property("DTSTART")
+    /// `old` (or a new property named as it) holding `date`: in `shape`'s
+    /// value type, `TZID` or UTC, at `old`'s local time of day (else
+    /// `shape`'s); a DATE when `shape` is none or a DATE.
+    static func dated(_ date: DueDate, old: ICalProperty?, shape: ICalProperty?, zone: LocalZone) -> ICalProperty {
         let day: Int64 = 86_400_000
-        /// A DATE-TIME's local time of day (ms), nil for a DATE.
         func timeOfDay(_ property: ICalProperty) -> Int64? {
             guard ICalDate.timePart(property.value.trimmingCharacters(in: .whitespaces)) != nil,
                   let local = ICalDate.localWall(property, zone: zone) else { return nil }
             return ((local % day) + day) % day
         }
-        // The shape to write: DTSTART's when there is one, else the old DUE's.
-        var value = ICalDate.format(due)
+        var value = ICalDate.format(date)
         var parameters = [ICalParameter(name: "VALUE", values: ["DATE"])]
-        if let shape = start ?? old, let shapeTime = timeOfDay(shape) {
+        if let shape, let shapeTime = timeOfDay(shape) {
             let clock = old.flatMap { timeOfDay($0) } ?? shapeTime
-            let wall = due.epochDay * day + clock
+            let wall = date.epochDay * day + clock
             if shape.value.trimmingCharacters(in: .whitespaces).hasSuffix("Z") {
                 value = ICalDate.formatUTC(millis: zone.utc(fromLocal: wall))
             } else if let named = shape.parameter("TZID").flatMap(LocalZone.named) {
@@ -139,9 +161,30 @@ extension ICalComponent {
             parameters = shape.parameters.filter { $0.name != "VALUE" }
             if shape.parameter("VALUE") != nil { parameters.insert(ICalParameter(name: "VALUE", values: ["DATE-TIME"]), at: 0) }
         }
-        var newDue = old ?? ICalProperty(name: "DUE", value: "")
-        newDue.parameters = parameters
-        newDue.value = value
+        var out = old ?? ICalProperty(name: "DTSTART", value: "")
+        out.parameters = parameters
+        out.value = value
+        return out
+    }
+
+    /// Whether the file's rule (`written`, canonical) is `rule`, as written
+    /// or anchored at the file's due date `anchor`.
+    static func sameRule(_ written: String?, _ rule: RecurrenceRule?, anchor: String?) -> Bool {
+        guard let written, let rule else { return written == nil && rule == nil }
+        guard let read = try? RecurrenceRule.parseRRULE(written) else { return false }
+        if read == rule { return true }
+        guard !read.isAnchored, let anchor, let date = try? DueDate.parse(anchor) else { return false }
+        return read.anchored(at: date) == rule
+    }
+
+    private static func patchDue(_ todo: ICalComponent, to due: DueDate?, zone: LocalZone,
+                                 set: ([String], [ICalProperty]) -> Void) {
+        guard let due else { set(["DUE"], []); return }
+        let old = todo.property("DUE")
+        let start = todo.property("DTSTART")
+        // The shape to write: DTSTART's when there is one, else the old DUE's.
+        let newDue = dated(due, old: old ?? ICalProperty(name: "DUE", value: ""), shape: start ?? old, zone: zone)
+        let value = newDue.value
         // RFC 5545: DUE is later than DTSTART; a start after the new due date moves to it.
         if let start, let startDate = ICalDate.date(start.value.trimmingCharacters(in: .whitespaces)),
            let startAt = ICalDate.millis(start.value.trimmingCharacters(in: .whitespaces)), let dueAt = ICalDate.millis(value),

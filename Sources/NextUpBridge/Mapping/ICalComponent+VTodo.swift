@@ -13,16 +13,17 @@ extension ICalComponent {
     public static let nextupProductID = "-//nextup//nextup phone bridge//EN"
 
     /// The iCalendar object for `task`: a `VCALENDAR` holding one `VTODO`
-    /// whose view (``VTodoView/init(vtodo:)``) is ``VTodoView/init(task:)``.
+    /// whose view (``VTodoView/init(vtodo:)``) is ``VTodoView/init(task:uid:)``.
     ///
     /// Contract: `DTSTAMP` and `LAST-MODIFIED` are the task's newest version
     /// time and `CREATED` its creation time (UTC), so a file depends only on
-    /// the task and `sequence`; with `previous` (the file as it is now), every
+    /// the task and `sequence`; `uid` is the `UID` when it is not the task's
+    /// own (a series' later occurrence); with `previous` (the file as it is now), every
     /// property and component the bridge does not manage is kept, and so is a
     /// `DUE` that already names the task's due date (a client's time of day
     /// and zone survive).
-    public static func vtodoCalendar(for task: TaskItem, sequence: Int, previous: ICalComponent? = nil) -> ICalComponent {
-        let view = VTodoView(task: task)
+    public static func vtodoCalendar(for task: TaskItem, uid: String? = nil, sequence: Int, previous: ICalComponent? = nil) -> ICalComponent {
+        let view = VTodoView(task: task, uid: uid)
         let old = previous?.components.first { $0.name == "VTODO" }
         var p: [ICalProperty] = []
         p.append(ICalProperty(name: "UID", text: view.uid))
@@ -44,6 +45,10 @@ extension ICalComponent {
                 p.append(ICalProperty(name: "DUE", parameters: [ICalParameter(name: "VALUE", values: ["DATE"])], value: ICalDate.format(due)))
             }
         }
+        if let start = task.deferDate, old?.property("DTSTART") == nil {
+            p.append(ICalProperty(name: "DTSTART", parameters: [ICalParameter(name: "VALUE", values: ["DATE"])], value: ICalDate.format(start)))
+        }
+        if let rule = task.recur, old?.property("RRULE") == nil { p.append(ICalProperty(name: "RRULE", value: rule.rrule)) }
         if view.cancelled {
             p.append(ICalProperty(name: "STATUS", value: "CANCELLED"))
         } else {

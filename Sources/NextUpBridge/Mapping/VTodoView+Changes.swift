@@ -17,6 +17,8 @@ extension VTodoView {
     /// - Without a remembered view (a file the bridge never saw), every
     ///   property the file has is asked for: for a new task (`task` nil) that
     ///   is the task; the bridge only uses it so.
+    /// - `RRULE` is compared as written (``rrule``); the store anchors a new
+    ///   rule (``NextUpCore/RecurrenceStep/starting(_:on:)``).
     /// - A completion without a time (`STATUS:COMPLETED` alone) completes at `now`.
     public func changes(since remembered: VTodoView?, task: TaskItem?, now: Int64) -> [(TaskField, FieldValue)] {
         var out: [(TaskField, FieldValue)] = []
@@ -29,6 +31,8 @@ extension VTodoView {
         if differs(\.notes) { out.append((.notes, .string(notes))) }
         if differs(\.importance) { out.append((.importance, importance.map { .int(Int64($0)) } ?? .null)) }
         if differs(\.due) { out.append((.due, due.map { .string($0) } ?? .null)) }
+        if differs(\.start) { out.append((.deferDate, start.map { .string($0) } ?? .null)) }
+        if differs(\.rrule), rrule != nil || base != nil { out.append((.recur, rrule.map { .string($0) } ?? .null)) }
         if differs(\.completedAt) {
             if let completedAt {
                 if task?.isDone != true || base != nil { out.append((.done, .int(completedAt > 0 ? completedAt : now))) }

@@ -8,7 +8,7 @@ extension VTodoView {
     ///
     /// Contract: throws ``ICalParseError`` (one line) for a VTODO the store
     /// could not hold: no `UID`, a title, notes or category beyond the
-    /// store's limits. Values a property cannot carry (a `PRIORITY` that is
+    /// store's limits. An `RRULE` nextup cannot hold reads as none. Values a property cannot carry (a `PRIORITY` that is
     /// not a number, a malformed `DUE`, an unknown urgency) read as unset, as
     /// clients do; an unknown extension value is left out (no change). A
     /// due time in UTC or a known `TZID` is read as its date in `zone`.
@@ -39,6 +39,8 @@ extension VTodoView {
             }
         }
         due = vtodo.property("DUE").flatMap { ICalDate.localDate($0, zone: zone) }?.description
+        start = vtodo.property("DTSTART").flatMap { ICalDate.localDate($0, zone: zone) }?.description
+        rrule = vtodo.property("RRULE").flatMap { try? RecurrenceRule.parseRRULE($0.value) }?.rrule
         let status = vtodo.property("STATUS")?.value.trimmed.uppercased()
         let completedTime = vtodo.property("COMPLETED").flatMap { ICalDate.instant($0.value.trimmed, zone: zone) }
         if status == "COMPLETED" || (status == nil && completedTime != nil) {

@@ -2,12 +2,15 @@ import NextUpCore
 
 extension VTodoView {
     /// The view of `task` as the bridge writes it: every mapped property,
-    /// every extension present (empty when unset).
-    public init(task: TaskItem) {
-        self.init(uid: task.vtodoUID, title: task.title)
+    /// every extension present (empty when unset). `uid` is the file's
+    /// `UID` when it is not the task's own (a series' later occurrence).
+    public init(task: TaskItem, uid: String? = nil) {
+        self.init(uid: uid ?? task.vtodoUID, title: task.title)
         notes = task.notes
         importance = task.importance?.rawValue
         due = task.due?.description
+        start = task.deferDate?.description
+        rrule = task.recur?.rrule
         completedAt = task.completedAt.map { $0 - (($0 % 1000) + 1000) % 1000 }
         cancelled = task.deleted
         var list: [String] = []
@@ -53,6 +56,7 @@ extension VTodoView {
         case .notes: return .string(notes)
         case .importance: return importance.map { .int(Int64($0)) } ?? .null
         case .due: return due.map { .string($0) } ?? .null
+        case .deferDate: return start.map { .string($0) } ?? .null
         case .done: return completedAt.map { .int($0) } ?? .null
         case .deleted: return .bool(cancelled)
         case .category: return namedCategory.map { .string($0) } ?? .null

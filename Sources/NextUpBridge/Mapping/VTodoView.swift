@@ -24,6 +24,12 @@ public struct VTodoView: Hashable, Codable, Sendable {
     public var importance: Int?
     /// `YYYY-MM-DD`.
     public var due: String?
+    /// The defer date (`DTSTART`'s local date), `YYYY-MM-DD`.
+    public var start: String?
+    /// The `RRULE` in nextup's canonical text (``NextUpCore/RecurrenceRule/rrule``)
+    /// as the file states it, anchored or not; nil when absent or not a rule
+    /// nextup can hold.
+    public var rrule: String?
     /// Milliseconds since the epoch, whole seconds (the precision of iCalendar).
     public var completedAt: Int64?
     public var cancelled = false

@@ -14,6 +14,10 @@ usage: phone.py URL COMMAND [ARGS]
   set UID NAME VALUE        NAME's lines replaced by NAME:VALUE and a new LAST-MODIFIED, every other line kept
   put NAME FILE             FILE's bytes stored as the item NAME, as they are (an app's own upload)
   get NAME                  the item NAME's bytes as the server gives them
+  advance UID DUE START     tasks.org completing a repeating task: DUE and DTSTART moved in place, no COMPLETED
+  override UID DATE         Thunderbird completing one occurrence: a COMPLETED VTODO with RECURRENCE-ID DATE added
+  renew UID NEWUID DUE      Apple Reminders completing a repeating task: the item COMPLETED without its RRULE,
+                            and a new item NEWUID with the same SUMMARY and RRULE due DUE
 """
 import datetime
 import json
@@ -75,6 +79,8 @@ def main():
                 "uid": prop(todo, "UID"), "summary": prop(todo, "SUMMARY"), "due": prop(todo, "DUE"),
                 "priority": prop(todo, "PRIORITY"), "status": prop(todo, "STATUS"),
                 "x": sorted(line.split(":")[0].split(";")[0] for line in todo if line.upper().startswith("X-")),
+                "rrule": prop(todo, "RRULE"), "dtstart": prop(todo, "DTSTART"),
+                "vtodos": unfold(obj.data).count("BEGIN:VTODO"),
             })
         print(json.dumps(sorted(out, key=lambda t: t["uid"])))
     elif command == "create":
@@ -112,6 +118,36 @@ def main():
         (name,) = args
         raw = client.request(url + name, "GET").raw
         sys.stdout.write(raw.decode("utf-8") if isinstance(raw, bytes) else raw)
+    elif command == "advance":
+        uid, due, start = args
+        obj = find(cal, uid)
+        before, todo, after = todo_lines(unfold(obj.data))
+        todo = [l for l in todo if l.split(":")[0].split(";")[0].upper() not in ("DUE", "DTSTART", "LAST-MODIFIED")]
+        todo += [f"DTSTART;VALUE=DATE:{start}", f"DUE;VALUE=DATE:{due}", f"LAST-MODIFIED:{now}"]
+        obj.data = "\n".join(before + todo + after) + "\n"
+        obj.save()
+    elif command == "override":
+        uid, date = args
+        obj = find(cal, uid)
+        lines = unfold(obj.data)
+        end = len(lines) - 1 - lines[::-1].index("END:VCALENDAR")
+        summary = prop(todo_lines(lines)[1], "SUMMARY")
+        lines[end:end] = ["BEGIN:VTODO", f"UID:{uid}", f"RECURRENCE-ID;VALUE=DATE:{date}", f"DTSTAMP:{now}",
+                          f"LAST-MODIFIED:{now}", f"SUMMARY:{summary}", "STATUS:COMPLETED", f"COMPLETED:{now}",
+                          "PERCENT-COMPLETE:100", "END:VTODO"]
+        obj.data = "\n".join(lines) + "\n"
+        obj.save()
+    elif command == "renew":
+        uid, new_uid, due = args
+        obj = find(cal, uid)
+        todo = todo_lines(unfold(obj.data))[1]
+        summary, rule = prop(todo, "SUMMARY"), prop(todo, "RRULE")
+        rewrite(obj, lambda todo: [l for l in todo if not l.upper().startswith(("STATUS", "COMPLETED", "LAST-MODIFIED", "RRULE"))]
+                + ["STATUS:COMPLETED", f"COMPLETED:{now}", f"LAST-MODIFIED:{now}"])
+        cal.save_todo("\n".join([
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//phone//test//EN", "BEGIN:VTODO",
+            f"UID:{new_uid}", f"DTSTAMP:{now}", f"CREATED:{now}", f"LAST-MODIFIED:{now}", f"SUMMARY:{summary}",
+            f"DUE;VALUE=DATE:{due}", f"RRULE:{rule}", "STATUS:NEEDS-ACTION", "END:VTODO", "END:VCALENDAR"]) + "\n")
     elif command == "delete":
         (uid,) = args
         find(cal, uid).delete()
