@@ -92,30 +92,25 @@ public final class MemoryBackend: TaskBackend {
             return (tasks[add(title, nextUp: toNextUp)]!, true)
         }
         guard let id = write.task, let task = tasks[id] else { throw Failure(description: "no such task") }
-        if case .setTags(_, let tags) = write {
-            var t = task
+        // Field edits as the store's `edit`: on an occurrence of a series,
+        // Core's ``RecurrenceStep/editing(_:on:thisOnly:)`` decides whose
+        // value (the series' or this occurrence's) the edit is.
+        if case .some(let fields) = write.fieldEdits {
             now += 1
-            let outcome = try LocalEdit.apply(tags.sorted { $0.key < $1.key }.map { (.tag($0.key), .bool($0.value)) }, to: t,
+            let outcome = try LocalEdit.apply(RecurrenceStep.editing(fields, on: task, thisOnly: write.isThisOnly), to: task,
                                               clock: clock, replica: replicaID, now: now, expecting: seen)
-            t = outcome.task
             clock = outcome.clock
-            if t != task { token += 1 }
-            tasks[id] = t
-            return (t, t != task)
+            if outcome.task != task { token += 1 }
+            tasks[id] = outcome.task
+            return (outcome.task, outcome.task != task)
         }
         if let outcome = try performSeries(write, task, seen) { return outcome }
         var keys: [(TaskID, String)] = []
         let own: (TaskField, FieldValue)
         switch write {
-        case .add, .setTags, .setRecurrence, .setDefer, .skipOccurrence, .completeOccurrence, .stopSeries: fatalError("handled above")
-        case .setTitle(_, let s): own = (.title, .string(s))
-        case .setUrgency(_, let u): own = (.urgency, u.map { .string($0.rawValue) } ?? .null)
-        case .setImportance(_, let i): own = (.importance, i.map { .int(Int64($0.rawValue)) } ?? .null)
-        case .setDuration(_, let d): own = (.duration, d.map { .int(Int64($0.minutes)) } ?? .null)
-        case .setCategory(_, let c): own = (.category, c.map { .string($0) } ?? .null)
-        case .setDue(_, let d): own = (.due, d.map { .string($0.description) } ?? .null)
-        case .setNotes(_, let n): own = (.notes, .string(n))
-        case .restoreValue(_, let field, let value): own = (field, value)
+        case .add, .setTags, .setRecurrence, .setDefer, .skipOccurrence, .completeOccurrence, .stopSeries,
+             .setTitle, .setUrgency, .setImportance, .setDuration, .setCategory, .setDue, .setNotes, .restoreValue, .thisOnly:
+            fatalError("handled above")
         case .complete: own = (.done, task.isDone ? task.value(of: .done) : .int(now))
         case .reopen: own = (.done, .null)
         case .delete: own = (.deleted, .bool(true))

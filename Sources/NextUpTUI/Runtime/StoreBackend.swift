@@ -69,6 +69,9 @@ public final class StoreBackend: TaskBackend {
         case .completeOccurrence(let id, let day): return try store.completeOccurrence(id, today: day, expecting: seen).outcome
         case .stopSeries(let id): return try store.stopSeries(id, expecting: seen).outcome
         case .restoreValue(let id, let field, let value): return try set(id, field, value, seen)
+        case .thisOnly(let inner):
+            guard let id = inner.task, let fields = inner.fieldEdits else { return try perform(inner, expecting: seen) }
+            return try store.edit(id, set: fields, expecting: seen, thisOnly: true).outcome
         }
     }
 

@@ -22,6 +22,9 @@ public struct Prompt: Equatable, Sendable {
         case confirmSkip(TaskID)
         /// Asks before stopping the series (`y` stops).
         case confirmStop(TaskID)
+        /// An edit of a repeating task waits for its answer: `t` writes it
+        /// for this occurrence only, `s` for the series, Esc writes nothing.
+        case seriesScope(TaskID)
     }
 
     public var kind: Kind
@@ -47,6 +50,14 @@ public struct Prompt: Equatable, Sendable {
     public var seenTags: [String] = []
     /// What Tab offers, for the status bar.
     public var hint: String?
+    /// The series-scope question: the write waiting for the answer, and the
+    /// prompt it came from (reopened if the write comes back stale).
+    public var pending: Effect?
+    public var asked: Prompt? {
+        get { askedBox.first }
+        set { askedBox = newValue.map { [$0] } ?? [] }
+    }
+    private var askedBox: [Prompt] = []
 
     public struct Completion: Equatable, Sendable {
         public var typed: String
@@ -72,7 +83,7 @@ public struct Prompt: Equatable, Sendable {
     public var task: TaskID? {
         switch kind {
         case .title(let id), .duration(let id), .category(let id), .due(let id), .tags(let id), .notes(let id),
-             .recurrence(let id), .deferDate(let id), .confirmSkip(let id), .confirmStop(let id): return id
+             .recurrence(let id), .deferDate(let id), .confirmSkip(let id), .confirmStop(let id), .seriesScope(let id): return id
         case .add, .filter: return nil
         }
     }
@@ -101,6 +112,7 @@ public struct Prompt: Equatable, Sendable {
         case .deferDate: return "Defer until (2026-12-24, mon, +3d; empty = unset): "
         case .confirmSkip: return "Skip this occurrence? y skips, any other key keeps it "
         case .confirmStop: return "Stop repeating? y stops, any other key keeps it "
+        case .seriesScope: return "This one only or the whole series? (t/s, Esc cancels) "
         }
     }
 }

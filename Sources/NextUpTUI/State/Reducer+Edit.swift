@@ -9,8 +9,9 @@ extension Reducer {
         // A key's edit is made from the row on screen: it is written only if
         // the fields it changes still hold what the row showed.
         func change(_ write: Write, undo: Write, _ what: String) -> [Effect] {
-            [.write(write, seen: task.seen(write.fields),
-                    undo: UndoEntry(inverse: undo, original: write, description: "\(what) of “\(name)”"))]
+            askSeriesScope([.write(write, seen: task.seen(write.fields),
+                                   undo: UndoEntry(inverse: undo, original: write, description: "\(what) of “\(name)”"))],
+                           task, from: nil, &state)
         }
         // A prompt depends on its field and on the task being open or done,
         // and not deleted, as it was when the prompt opened.
@@ -122,6 +123,7 @@ extension Reducer {
             return handleConflictKey(key, prompt, conflict, &state)
         }
         if prompt.isConfirmation { return confirm(key, prompt, &state) }
+        if case .seriesScope = prompt.kind { return answerSeriesScope(key, prompt, &state) }
         switch key {
         case .escape, .ctrl("c"), .ctrl("g"):
             state.prompt = nil
@@ -237,6 +239,8 @@ extension Reducer {
                 effects = [.reload]
             case .recurrence, .deferDate, .confirmSkip, .confirmStop:
                 effects = try submitSeries(prompt, &state)
+            case .seriesScope:
+                return []
             }
         } catch let error as TaskInputError {
             var open = prompt
@@ -251,7 +255,49 @@ extension Reducer {
         }
         state.prompt = nil
         state.submitted = effects.isEmpty || prompt.task == nil ? nil : prompt
-        return effects
+        return askSeriesScope(effects, prompt.task.flatMap { state.rows[$0] }, from: prompt, &state)
+    }
+
+    /// An edit of a field an occurrence may hold apart from its series, on an
+    /// open occurrence of a repeating task, is not written yet: the status
+    /// line asks whether it is for this occurrence only or for the series
+    /// (``answerSeriesScope(_:_:_:)``). Any other edit passes unchanged.
+    static func askSeriesScope(_ effects: [Effect], _ task: TaskItem?, from prompt: Prompt?, _ state: inout AppState) -> [Effect] {
+        guard effects.count == 1, case .write(let write, _, _) = effects[0], write.asksSeriesScope,
+              let task, task.isRecurring, task.occurrence != nil, task.isOpen else { return effects }
+        var question = Prompt(kind: .seriesScope(task.id))
+        question.pending = effects[0]
+        question.asked = prompt
+        state.prompt = question
+        state.submitted = nil
+        return []
+    }
+
+    /// `t`: the waiting edit is written for this occurrence only (its undo
+    /// too); `s`: for the series; Esc: nothing is written. Other keys are
+    /// not read, so a key meant for the list cannot answer by accident.
+    static func answerSeriesScope(_ key: Key, _ prompt: Prompt, _ state: inout AppState) -> [Effect] {
+        guard case .write(let write, let seen, let undo) = prompt.pending else {
+            state.prompt = nil
+            return []
+        }
+        switch key {
+        case .char("t"), .char("T"):
+            state.prompt = nil
+            state.submitted = prompt.asked
+            let entry = undo.map { UndoEntry(inverse: .thisOnly($0.inverse), original: .thisOnly(write), description: $0.description) }
+            return [.write(.thisOnly(write), seen: seen, undo: entry)]
+        case .char("s"), .char("S"):
+            state.prompt = nil
+            state.submitted = prompt.asked
+            return [.write(write, seen: seen, undo: undo)]
+        case .escape, .ctrl("c"), .ctrl("g"):
+            state.prompt = nil
+            state.say("nothing changed")
+            return []
+        default:
+            return []
+        }
     }
 
     /// The editor closed: the notes are written like a prompt's text, only

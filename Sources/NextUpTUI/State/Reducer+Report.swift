@@ -48,6 +48,7 @@ extension Reducer {
         case .completeOccurrence: text = "done \(name); the next one is in the Backlog"
         case .stopSeries: text = "\(name) no longer repeats"
         case .restoreValue(_, let field, let value): text = "\(name): restored \(TaskHistory.words(field, old: nil, new: value))"
+        case .thisOnly(let inner): text = report(inner, task, state) + " (this one only)"
         }
         return text + (task.map { isHiddenByFilter($0, state) } == true ? " (hidden by the filter)" : "")
     }

@@ -38,6 +38,9 @@ public enum Write: Equatable, Sendable {
     case stopSeries(TaskID)
     /// A field's earlier value from the task's history, written back as a new edit.
     case restoreValue(TaskID, TaskField, FieldValue)
+    /// A field edit (``fieldEdits``) of one occurrence of a series, for it
+    /// alone: the series' value is kept for the occurrences after it.
+    indirect case thisOnly(Write)
 
     /// The fields of its own task the write changes: what its expectation
     /// names, and what an undo of it must find as this session left them.
@@ -59,6 +62,7 @@ public enum Write: Equatable, Sendable {
         case .setDefer: return [TaskField.deferDate]
         case .restoreValue(_, let field, _): return [field]
         case .skipOccurrence: return [.deleted]
+        case .thisOnly(let write): return write.fields
         }
     }
 
@@ -71,6 +75,39 @@ public enum Write: Equatable, Sendable {
              .placeInNextUp(let id, _), .removeFromNextUp(let id), .setRecurrence(let id, _), .setDefer(let id, _),
              .skipOccurrence(let id, _), .completeOccurrence(let id, _), .stopSeries(let id), .restoreValue(let id, _, _):
             return id
+        case .thisOnly(let write): return write.task
         }
+    }
+
+    /// The field values of a write that edits fields of its task and nothing
+    /// else (a title, a date, tags…), as the store's `edit` takes them; nil
+    /// for the other writes.
+    public var fieldEdits: [(TaskField, FieldValue)]? {
+        switch self {
+        case .setTitle(_, let s): return [(.title, .string(s))]
+        case .setUrgency(_, let u): return [(.urgency, u.map { .string($0.rawValue) } ?? .null)]
+        case .setImportance(_, let i): return [(.importance, i.map { .int(Int64($0.rawValue)) } ?? .null)]
+        case .setDuration(_, let d): return [(.duration, d.map { .int(Int64($0.minutes)) } ?? .null)]
+        case .setCategory(_, let c): return [(.category, c.map { .string($0) } ?? .null)]
+        case .setDue(_, let d): return [(.due, d.map { .string($0.description) } ?? .null)]
+        case .setNotes(_, let n): return [(.notes, .string(n))]
+        case .setTags(_, let tags): return tags.sorted { $0.key < $1.key }.map { (.tag($0.key), .bool($0.value)) }
+        case .restoreValue(_, let field, let value): return [(field, value)]
+        case .thisOnly(let write): return write.fieldEdits
+        default: return nil
+        }
+    }
+
+    /// Whether the write edits a field an occurrence may hold apart from its
+    /// series (``TaskField/canBeThisOnly``): on a repeating task the UI asks
+    /// which of the two the edit is for.
+    public var asksSeriesScope: Bool {
+        guard case .some(let edits) = fieldEdits, !isThisOnly else { return false }
+        return edits.contains { $0.0.canBeThisOnly }
+    }
+
+    public var isThisOnly: Bool {
+        if case .thisOnly = self { return true }
+        return false
     }
 }
