@@ -72,12 +72,13 @@ enum HelpView {
             }
             out.append(b.line())
         }
-        let notes = 4
+        let notes = 5
         if 1 + out.count + notes > height(state), 1 + out.count <= height(state) { return out }
         for text in [" Lists reload by themselves when this or another machine changes a task.",
                      " A key, z or Z on a field changed elsewhere since writes nothing and says so;",
                      " a prompt asks first: o overwrite · k keep theirs · e edit.",
-                     " A paste is text in a prompt, nothing outside one. Ctrl-C closes a prompt."] {
+                     " A paste is text in a prompt, nothing outside one. Ctrl-C closes a prompt.",
+                     " An edit of a repeating task asks: t this one only · s the whole series · Esc."] {
             var foot = LineBuilder(width: width)
             foot.add(text, .unset)
             out.append(foot.line())
