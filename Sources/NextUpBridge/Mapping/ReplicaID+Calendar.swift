@@ -17,6 +17,9 @@ extension ReplicaID {
     /// task back to the phone).
     public static let calendarRemoval = nameBased("calendar removal")
 
+    /// What the history calls the calendar's replicas.
+    public static let calendarNames: [ReplicaID: String] = [calendar: "phone", calendarRemoval: "phone"]
+
     /// Whether changes under this id come from a calendar, not from a store.
     public var isCalendar: Bool { self == .calendar || self == .calendarRemoval }
 

@@ -11,10 +11,7 @@ struct HistoryText {
     let names: [ReplicaID: String]
 
     init(store: TaskStore) throws {
-        var names = try MachineNames.known(store)
-        names[.calendar] = "phone"
-        names[.calendarRemoval] = "phone"
-        self.names = names
+        self.names = try MachineNames.known(store).merging(ReplicaID.calendarNames) { _, phone in phone }
     }
 
     func machine(_ replica: ReplicaID) -> String { MachineNames.label(replica, in: names) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NextUpBridge
+import NextUpCore
 import NextUpStore
 import NextUpTUI
 
@@ -9,7 +10,7 @@ enum Interactive {
         do {
             // A missing vdir does not keep the screen closed: the status bar says so.
             let companion = context.vdir.map { BridgeCompanion(bridge: VdirBridge(store: context.store, folder: $0)) }
-            let status = try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, companion: companion, config: context.config)
+            let status = try TerminalApp.run(store: context.store, peerFolder: context.peerFolder, companion: companion, otherNames: ReplicaID.calendarNames, config: context.config)
             if status != 0 { throw ExitCode(status) }
         } catch let error as TerminalAppError {
             throw CLIError(error.description)

@@ -1,4 +1,3 @@
-import NextUpBridge
 import NextUpCore
 import NextUpStore
 import NextUpSync
@@ -9,8 +8,14 @@ public final class StoreBackend: TaskBackend {
     public let store: TaskStore
     /// The filter's words are matched in memory while they are typed.
     private let narrowing = TitleNarrowing()
+    /// Names for replicas that are not machines (the phone's), which the
+    /// history shows beside ``MachineNames``.
+    private let otherNames: [ReplicaID: String]
 
-    public init(store: TaskStore) { self.store = store }
+    public init(store: TaskStore, otherNames: [ReplicaID: String] = [:]) {
+        self.store = store
+        self.otherNames = otherNames
+    }
 
     /// The store's listing for `query`; a filter with words is narrowed in
     /// memory from the listing without them (``TitleNarrowing``, same result).
@@ -93,9 +98,7 @@ extension StoreBackend {
     /// name (``MachineNames``), newest first.
     public func changes(of id: TaskID, utcOffsetSeconds: Int) throws -> [ChangeLine] {
         let history = try store.history(of: id)
-        var names = try MachineNames.known(store)
-        names[.calendar] = "phone"
-        names[.calendarRemoval] = "phone"
+        let names = try MachineNames.known(store).merging(otherNames) { _, other in other }
         let current = Dictionary(history.filter(\.isCurrent).map { ($0.entry.field, $0.entry.version) }, uniquingKeysWith: { a, _ in a })
         return history.map { line in
             let entry = line.entry

@@ -18,7 +18,7 @@ public enum TerminalApp {
     ///   after Ctrl-C (130) or SIGTERM (143).
     /// - Throws: ``TerminalAppError`` when there is no usable terminal.
     @discardableResult
-    public static func run(store: TaskStore, peerFolder: URL?, companion: (any SyncCompanion)? = nil, config: NextUpConfig) throws -> Int32 {
+    public static func run(store: TaskStore, peerFolder: URL?, companion: (any SyncCompanion)? = nil, otherNames: [ReplicaID: String] = [:], config: NextUpConfig) throws -> Int32 {
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw TerminalAppError("the task screen needs a terminal; use 'nextup list' or 'nextup --help' in scripts")
         }
@@ -75,7 +75,7 @@ public enum TerminalApp {
         let uiStore = sync == nil ? store : ((try? TaskStore.open(store.location)) ?? store)
         uiStore.write(as: .tui)
         let editor = ExternalEditor(environment: environment, suspend: { screen.suspend() }, resume: { screen.resume() })
-        let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore), screen: screen, sync: sync, editor: editor)
+        let runtime = AppRuntime(state: state, backend: StoreBackend(store: uiStore, otherNames: otherNames), screen: screen, sync: sync, editor: editor)
         runtime.startProblems = startProblems
         return EventLoop(runtime: runtime, screen: screen, inbox: inbox, signals: signals).run()
     }
