@@ -113,7 +113,7 @@ import Testing
         #expect(status.status == 0, "\(status)")
         #expect(status.stdout.contains("this machine: laptop"), "\(status)")
         #expect(status.stdout.contains("desktop: has it since just now"), "\(status)")
-        #expect(status.stdout.contains("server: not yet — last seen just now"), "\(status)")
+        #expect(status.stdout.contains("server: not yet, last seen just now"), "\(status)")
         // The server comes back.
         #expect(try server.run("sync").status == 0)
         #expect(try laptop.run("sync").status == 0)

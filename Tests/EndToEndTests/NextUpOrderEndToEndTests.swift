@@ -94,6 +94,8 @@ import Testing
     @Test func jAndKInTheTUIMoveExactlyOnePlaceOnTiedKeys() throws {
         let cli = try tiedStore()
         let start = try order(cli)
+        // B's tasks are seen: no "while you were away" takes the first key.
+        #expect(try cli.run("changes").status == 0)
         let tmux = try TUITmux(environment: cli.environment)
         try tmux.run("\"\(NextupProcess.binary.path)\"")
         #expect(try tmux.waitFor("Backlog ·"), "the TUI should open")

@@ -30,6 +30,8 @@ import Testing
         #expect(try desktop.run("sync").status == 0)
         let winner = try #require(try title(laptop, id))
         let loser = winner == "Buy oat milk" ? "Buy soy milk" : "Buy oat milk"
+        // Seen already: no "while you were away" at start.
+        #expect(try laptop.run("changes").status == 0)
 
         let tmux = try TUITmux(environment: laptop.environment)
         try tmux.run("\"\(NextupProcess.binary.path)\"")

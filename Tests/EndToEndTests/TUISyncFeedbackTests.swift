@@ -33,6 +33,10 @@ import Testing
         try tmux.run("\"\(NextupProcess.binary.path)\" --peer \"\(peer.path)\"")
         try tmux.expectToSee("Second from the other machine")
         try tmux.expectToSee("checksum mismatch")
+        // What the start-up sync brought is said first; a key goes on.
+        try tmux.expectToSee("While you were away")
+        try tmux.keys("Escape")
+        #expect(try tmux.waitForScreen { !$0.contains { $0.contains("While you were away") } }.ok)
         try tmux.keys("r")
         try tmux.expectToSee("synced: uploaded 0 changes")
         try tmux.keys("q")

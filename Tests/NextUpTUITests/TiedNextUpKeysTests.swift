@@ -27,6 +27,8 @@ import NextUpStore
         _ = try here.mergeRemote(try there.allTasks().flatMap(\.allChanges))
         let keys = try here.nextUp().map { $0.nextUpPosition! }
         #expect(Set(keys).count == 4 && keys.count == 8, "tied keys: \(keys)")
+        // Seen: no "while you were away" takes the first key.
+        try here.markSeen(try here.arrivals())
 
         let screen = FakeScreen(width: 100, height: 30)
         let rt = AppRuntime(state: AppState(), backend: StoreBackend(store: here), screen: screen, clock: FixedClock(millis: Fixture.now))

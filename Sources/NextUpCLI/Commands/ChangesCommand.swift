@@ -20,38 +20,22 @@ struct ChangesCommand: ParsableCommand {
         let context = try CommandContext.open(global)
         let store = context.store
         let now = LocalTime.nowMillis
-        let from = try since.map { try Self.parseSince($0, now: now) } ?? store.lastLooked()
-        let arrived = try store.arrivedChanges(since: from)
+        let arrivals = try store.arrivals(since: since.map { try Self.parseSince($0, now: now) })
+        let from = arrivals.since
         let text = try HistoryText(store: store)
-        var order: [TaskID] = []
-        var byTask: [TaskID: [TaskStore.ArrivedChange]] = [:]
-        for change in arrived {
-            if byTask[change.task] == nil { order.append(change.task) }
-            byTask[change.task, default: []].append(change)
-        }
-        var lines: [TaskID: [TaskHistory.Line]] = [:]
-        for id in order {
-            let wanted = Set(byTask[id]!.map { "\($0.entry.field.rawValue)\u{0}\($0.entry.version.encoded)" })
-            lines[id] = try store.history(of: id).filter { wanted.contains("\($0.entry.field.rawValue)\u{0}\($0.entry.version.encoded)") }
-        }
         if json {
-            let tasks = order.map { id in
-                ChangedTask(id: id.rawValue, title: byTask[id]![0].title, changes: lines[id]!.map { line in
-                    Change(field: line.entry.field.rawValue, old: line.old ?? .null, new: line.entry.value,
-                           time: Timestamps.rfc3339(line.entry.version.timestamp.millis), machine: text.machine(line.entry.version.replica),
-                           origin: line.entry.note?.origin?.rawValue ?? "merge",
-                           lost_race: line.lostTo.map { text.machine($0.replica) })
-                })
+            let tasks = arrivals.tasks.map { task in
+                ChangedTask(id: task.id.rawValue, title: task.title, changes: text.entries(task.lines, current: task.current))
             }
             print(try HistoryText.encode(Document(since: from > 0 ? Timestamps.rfc3339(from) : nil, tasks: tasks)))
-        } else if arrived.isEmpty {
+        } else if arrivals.tasks.isEmpty {
             print(from > 0 ? "nothing new from other machines since \(HistoryText.time(from))" : "nothing from other machines yet")
         } else {
-            let count = arrived.count
-            print("from other machines\(from > 0 ? " since \(HistoryText.time(from))" : ""): \(count) change\(count == 1 ? "" : "s") on \(order.count) task\(order.count == 1 ? "" : "s")")
-            for id in order {
-                print("  \(id.short) \(Sanitizer.visible(byTask[id]![0].title))")
-                for line in lines[id]! {
+            let count = arrivals.count, tasks = arrivals.tasks.count
+            print("from other machines\(from > 0 ? " since \(HistoryText.time(from))" : ""): \(count) change\(count == 1 ? "" : "s") on \(tasks) task\(tasks == 1 ? "" : "s")")
+            for task in arrivals.tasks {
+                print("  \(task.id.short) \(Sanitizer.visible(task.title))")
+                for line in task.lines {
                     var out = "    \(HistoryText.time(line.entry.version.timestamp.millis))  \(text.machine(line.entry.version.replica))  "
                         + TaskHistory.words(line.entry.field, old: line.old, new: line.entry.value)
                     if let winner = line.lostTo { out += "  — lost a race with \(text.machine(winner.replica))'s edit" }
@@ -59,7 +43,7 @@ struct ChangesCommand: ParsableCommand {
                 }
             }
         }
-        if since == nil, let newest = arrived.map(\.received).max() { try store.markLooked(through: newest) }
+        if since == nil { try store.markSeen(arrivals) }
     }
 
     /// `30m`, `2h`, `3d`, `1w` ago, or a date (its local midnight).
@@ -78,32 +62,11 @@ struct ChangesCommand: ParsableCommand {
         let tasks: [ChangedTask]
     }
 
+    /// A task and its changes: each change in the one shape of a history
+    /// entry (``HistoryText/Entry``, as `show --history --json` writes it).
     struct ChangedTask: Encodable {
         let id: String
         let title: String
-        let changes: [Change]
-    }
-
-    struct Change: Encodable {
-        let field: String
-        let old: FieldValue
-        let new: FieldValue
-        let time: String
-        let machine: String
-        let origin: String
-        let lost_race: String?
-
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(field, forKey: .field)
-            try c.encode(old, forKey: .old)
-            try c.encode(new, forKey: .new)
-            try c.encode(time, forKey: .time)
-            try c.encode(machine, forKey: .machine)
-            try c.encode(origin, forKey: .origin)
-            try c.encode(lost_race, forKey: .lost_race)
-        }
-
-        enum Key: String, CodingKey { case field, old, new, time, machine, origin, lost_race }
+        let changes: [HistoryText.Entry]
     }
 }

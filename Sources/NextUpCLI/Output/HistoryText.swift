@@ -23,7 +23,7 @@ struct HistoryText {
 
     /// The human lines of a task's history, newest first.
     func lines(_ history: [TaskHistory.Line]) -> [String] {
-        let current = Dictionary(history.filter(\.isCurrent).map { ($0.entry.field, $0.entry.version) }, uniquingKeysWith: { a, _ in a })
+        let current = TaskHistory.currentVersions(history)
         return history.map { line in
             let entry = line.entry
             let handle = TaskHistory.handle(of: entry, current: current[entry.field] ?? entry.version)
@@ -37,8 +37,13 @@ struct HistoryText {
     /// The JSON of a task's history: an object with the task's id and title
     /// and `history`, newest first.
     func json(_ task: TaskItem, _ history: [TaskHistory.Line]) throws -> String {
-        let current = Dictionary(history.filter(\.isCurrent).map { ($0.entry.field, $0.entry.version) }, uniquingKeysWith: { a, _ in a })
-        let entries = history.map { line in
+        try Self.encode(Document(id: task.id.rawValue, title: task.title, history: entries(history, current: TaskHistory.currentVersions(history))))
+    }
+
+    /// History lines as ``Entry``s; `current` holds each field's newest
+    /// version (``TaskHistory/currentVersions(_:)`` of the task's whole history).
+    func entries(_ lines: [TaskHistory.Line], current: [TaskField: Version]) -> [Entry] {
+        lines.map { line in
             Entry(entry: TaskHistory.handle(of: line.entry, current: current[line.entry.field] ?? line.entry.version),
                   field: line.entry.field.rawValue, old: line.old, new: line.entry.value,
                   time: Timestamps.rfc3339(line.entry.version.timestamp.millis),
@@ -47,7 +52,6 @@ struct HistoryText {
                   current: line.isCurrent,
                   lost_to: line.lostTo.map { Winner(machine: machine($0.replica), version: $0.encoded) })
         }
-        return try Self.encode(Document(id: task.id.rawValue, title: task.title, history: entries))
     }
 
     static func encode<T: Encodable>(_ value: T) throws -> String {
@@ -67,6 +71,8 @@ struct HistoryText {
         let version: String
     }
 
+    /// One change of a task's history, the one JSON shape of a change
+    /// (`show --history --json`'s entries, `changes --json`'s changes).
     struct Entry: Encodable {
         let entry: String
         let field: String

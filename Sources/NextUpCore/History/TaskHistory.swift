@@ -74,6 +74,11 @@ public enum TaskHistory {
         }
     }
 
+    /// Each field's newest version in `lines` (what a handle names with an entry).
+    public static func currentVersions(_ lines: [Line]) -> [TaskField: Version] {
+        Dictionary(lines.filter(\.isCurrent).map { ($0.entry.field, $0.entry.version) }, uniquingKeysWith: { a, _ in a })
+    }
+
     /// The handle of `entry` as shown while its field's newest version was
     /// `current`: 8 hex digits (FNV-1a of both), the same on every machine.
     public static func handle(of entry: HistoryEntry, current: Version) -> String {

@@ -132,6 +132,60 @@ extension TaskStore {
         }
     }
 
+    /// What arrived from other machines and the phone, by task: the one
+    /// summary `nextup changes` prints and the TUI's "while you were away"
+    /// shows.
+    public struct Arrivals: Sendable, Equatable {
+        /// One task and its changes that arrived, as history lines (each with
+        /// the value it replaced and its race mark), newest first.
+        public struct Task: Sendable, Equatable {
+            public let id: TaskID
+            public let title: String
+            public let lines: [TaskHistory.Line]
+            /// Each field's newest version (what a line's handle names with it).
+            public let current: [TaskField: Version]
+        }
+
+        /// Since when (ms, this machine's clock; 0: since ever).
+        public let since: Int64
+        /// The tasks, in the order their first change arrived.
+        public let tasks: [Task]
+        /// The changes listed, all tasks together.
+        public var count: Int { tasks.reduce(0) { $0 + $1.lines.count } }
+        /// When the newest of them arrived (nil: none): what looking at them marks seen.
+        public let newest: Int64?
+    }
+
+    /// What arrived after `since` (ms, this machine's clock), or since this
+    /// machine last looked (``lastLooked()``) when `since` is nil. Reading
+    /// does not move the mark: ``markSeen(_:)`` does, once they were shown.
+    public func arrivals(since: Int64? = nil) throws -> Arrivals {
+        let from = try since ?? lastLooked()
+        let arrived = try arrivedChanges(since: from)
+        var order: [TaskID] = []
+        var byTask: [TaskID: [ArrivedChange]] = [:]
+        for change in arrived {
+            if byTask[change.task] == nil { order.append(change.task) }
+            byTask[change.task, default: []].append(change)
+        }
+        let tasks = try order.map { id in
+            let wanted = Set(byTask[id]!.map { Self.entryKey($0.entry) })
+            let history = try history(of: id)
+            return Arrivals.Task(id: id, title: byTask[id]![0].title,
+                                 lines: history.filter { wanted.contains(Self.entryKey($0.entry)) },
+                                 current: TaskHistory.currentVersions(history))
+        }
+        return Arrivals(since: from, tasks: tasks, newest: arrived.map(\.received).max())
+    }
+
+    private static func entryKey(_ entry: HistoryEntry) -> String { "\(entry.field.rawValue)\u{0}\(entry.version.encoded)" }
+
+    /// Marks `arrivals` seen: the next ``arrivals(since:)`` without a date
+    /// starts after the newest of them.
+    public func markSeen(_ arrivals: Arrivals) throws {
+        if let newest = arrivals.newest { try markLooked(through: newest) }
+    }
+
     /// When this machine last looked at what arrived (ms, its clock); 0 never.
     public func lastLooked() throws -> Int64 {
         try database.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'history_looked'").flatMap { Int64($0) } ?? 0 }

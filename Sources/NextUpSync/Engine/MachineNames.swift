@@ -9,8 +9,13 @@ public enum MachineNames {
     /// every peer log's it has read. A replica whose log never said a name is
     /// absent (``label(_:in:)`` shows its id).
     public static func known(_ store: TaskStore) throws -> [ReplicaID: String] {
+        try known(store, cursors: TaskStoreSyncStorage(store: store).cursors())
+    }
+
+    /// The same, from `cursors` already read.
+    static func known(_ store: TaskStore, cursors: [String: PeerCursor]) throws -> [ReplicaID: String] {
         var names: [ReplicaID: String] = [:]
-        for (file, cursor) in try TaskStoreSyncStorage(store: store).cursors() {
+        for (file, cursor) in cursors {
             if case .log(let replica) = PeerFileName.classify(file), let machine = cursor.machine { names[replica] = machine }
         }
         names[try store.replicaID()] = try store.machineName()

@@ -22,6 +22,9 @@ public enum MainView {
         }
         while lines.count < height - 2 { lines.append(ScreenLine([Span(String(repeating: " ", count: width))])) }
         lines = Array(lines.prefix(height - 2))
+        // "While you were away" covers the bottom of the body, the lists above it.
+        let away = AwayView.lines(state, width: width, height: height - 3)
+        if !away.isEmpty { lines.replaceSubrange((lines.count - away.count)..., with: away) }
         let (message, cursorCol) = StatusView.messageLine(state, width: width)
         lines.append(message)
         lines.append(StatusView.statusBar(state, width: width))

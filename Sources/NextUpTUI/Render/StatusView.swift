@@ -1,4 +1,5 @@
 import NextUpCore
+import NextUpSync
 
 /// The title bar, the message/prompt line and the status bar.
 enum StatusView {
@@ -79,7 +80,9 @@ enum StatusView {
             b.add(head + TerminalWidth.truncate(Sanitizer.visible(prompt.editor.text), to: room) + tail, .status)
             return b.line(padding: .status)
         }
-        let (text, problem) = syncText(state.sync, nowMillis: state.nowMillis, awaiting: state.syncAwaited != nil)
+        var (text, problem) = syncText(state.sync, nowMillis: state.nowMillis, awaiting: state.syncAwaited != nil)
+        // Which machines have my last change (`nextup status` in one line).
+        if state.sync.enabled, let delivery = state.delivery?.summary(now: state.nowMillis) { text += " · last change: " + delivery }
         let style: Style = problem ? .statusProblem : .status
         b.add(" " + text, style)
         let right = " " + [(Action.help, "help"), (.quit, "quit")].compactMap { action, word in

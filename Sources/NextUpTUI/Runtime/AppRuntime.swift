@@ -36,6 +36,10 @@ public final class AppRuntime {
     static let recheckForMillis: Int64 = 1_000
     /// Set while the store folder cannot be watched: ticks check the store.
     private var watchProblem: String?
+    /// Until the first key: since when "while you were away" counts, read
+    /// again after each sync that changed the store (the start-up sync
+    /// brings what other machines did meanwhile).
+    private var awaySince: Int64?
 
     public init(state: AppState, backend: TaskBackend, screen: Screen, sync: SyncSource? = nil, clock: PhysicalClock = SystemClock(),
                 editor: TextEditing? = nil,
@@ -61,6 +65,21 @@ public final class AppRuntime {
         if let sync { send(.syncStatus(sync.display())) }
         reload(external: false)
         settle()
+        // After the lists are drawn: what other machines changed meanwhile.
+        loadAway(since: nil)
+        settle()
+    }
+
+    /// Reads "while you were away" (``TaskBackend/away(since:)``).
+    private func loadAway(since: Int64?) {
+        guard let away = try? backend.away(since: since) else { return }
+        awaySince = away.since
+        send(.awayLoaded(away))
+    }
+
+    /// Reads which machines have this machine's last change.
+    private func loadDelivery() {
+        if let delivery = try? backend.delivery() { send(.deliveryLoaded(delivery)) }
     }
 
     /// Applies one event and performs its effects.
@@ -81,6 +100,7 @@ public final class AppRuntime {
     private func apply(_ event: LoopEvent) {
         switch event {
         case .key(let key):
+            awaySince = nil
             send(.key(key))
             // The next key must see the lists as this one left them (J J, x x…).
             // Keys typed in the filter's prompt only edit its text, so a
@@ -105,6 +125,8 @@ public final class AppRuntime {
             // The engine may write through this UI's own connection, which
             // the change token does not see: trust its word.
             if changedStore { showVisibleThenReload() } else { reloadIfTheStoreMoved() }
+            if changedStore, let since = awaySince { loadAway(since: since) }
+            loadDelivery()
         case .watchProblem(let problem):
             if let problem, problem != watchProblem, sync == nil {
                 send(.failed("\(problem); checking the store every second"))
@@ -200,6 +222,7 @@ public final class AppRuntime {
             let rows = try backend.rows(Array(Set(probe.visibleIDs(margin: 3) + planned)))
             send(.reloaded(Listing(nextUp: next, backlog: backlog, rows: rows, history: history), external: external))
             lastToken = token
+            loadDelivery()
         } catch {
             send(.failed("could not read the store: \(error)"))
         }

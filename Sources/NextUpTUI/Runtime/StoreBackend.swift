@@ -99,7 +99,7 @@ extension StoreBackend {
     public func changes(of id: TaskID, utcOffsetSeconds: Int) throws -> [ChangeLine] {
         let history = try store.history(of: id)
         let names = try MachineNames.known(store).merging(otherNames) { _, other in other }
-        let current = Dictionary(history.filter(\.isCurrent).map { ($0.entry.field, $0.entry.version) }, uniquingKeysWith: { a, _ in a })
+        let current = TaskHistory.currentVersions(history)
         return history.map { line in
             let entry = line.entry
             let machine = MachineNames.label(entry.version.replica, in: names)
@@ -111,4 +111,23 @@ extension StoreBackend {
                               isCurrent: line.isCurrent, restorable: TaskStore.restorable(entry.field))
         }
     }
+}
+
+extension StoreBackend {
+    /// ``TaskStore/arrivals(since:)`` in words, machines by name; what it
+    /// lists is marked seen (``TaskStore/markSeen(_:)``) as it is shown.
+    public func away(since: Int64?) throws -> AwaySummary? {
+        let arrivals = try store.arrivals(since: since)
+        let names = try MachineNames.known(store).merging(otherNames) { _, other in other }
+        let lines = arrivals.tasks.flatMap { task in
+            task.lines.map { line in
+                AwaySummary.Line(machine: MachineNames.label(line.entry.version.replica, in: names), title: task.title,
+                                 change: TaskHistory.words(line.entry.field, old: line.old, new: line.entry.value))
+            }
+        }
+        if !lines.isEmpty { try? store.markSeen(arrivals) }
+        return AwaySummary(since: arrivals.since, lines: lines, tasks: arrivals.tasks.count)
+    }
+
+    public func delivery() throws -> DeliveryStatus? { try DeliveryStatus.read(store) }
 }

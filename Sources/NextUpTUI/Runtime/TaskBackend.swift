@@ -1,4 +1,5 @@
 import NextUpCore
+import NextUpSync
 
 /// Where the UI reads tasks from and sends its writes to: the store, or an
 /// in-memory fake in tests.
@@ -34,10 +35,18 @@ public protocol TaskBackend: AnyObject {
     func names() throws -> (categories: [String], tags: [String])
     /// The history of task `id`, newest first, in words (none by default).
     func changes(of id: TaskID, utcOffsetSeconds: Int) throws -> [ChangeLine]
+    /// What other machines changed since `since` (ms), or since this
+    /// machine last looked when nil, marked seen when there is any (nil by
+    /// default: nothing to say).
+    func away(since: Int64?) throws -> AwaySummary?
+    /// Which other machines have this machine's last change (nil by default).
+    func delivery() throws -> DeliveryStatus?
 }
 
 extension TaskBackend {
     public func prepareToNarrow(_ query: ListQuery, nowMillis: Int64) {}
     public func names() throws -> (categories: [String], tags: [String]) { ([], []) }
     public func changes(of id: TaskID, utcOffsetSeconds: Int) throws -> [ChangeLine] { [] }
+    public func away(since: Int64?) throws -> AwaySummary? { nil }
+    public func delivery() throws -> DeliveryStatus? { nil }
 }

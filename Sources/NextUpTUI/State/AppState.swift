@@ -1,4 +1,5 @@
 import NextUpCore
+import NextUpSync
 
 /// The whole UI as a value. Only the reducer changes it; views read it.
 public struct AppState: Equatable, Sendable {
@@ -39,6 +40,11 @@ public struct AppState: Equatable, Sendable {
     /// The local time zone's offset from UTC, in seconds, at `nowMillis`
     /// (the runtime sets it): what "today" and the times shown mean.
     public var utcOffsetSeconds: Int = 0
+    /// "While you were away", shown over the lists until a key is pressed.
+    public var away: AwaySummary?
+    /// For this machine's last change, which other machines have it (the
+    /// status bar says it; read with the lists).
+    public var delivery: DeliveryStatus?
     public var sync = SyncDisplay.off
     /// Set by `r`: the cycles finished when it was pressed; the status bar
     /// says "syncing…" until a later one finished, then its result.

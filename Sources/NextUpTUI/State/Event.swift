@@ -1,4 +1,5 @@
 import NextUpCore
+import NextUpSync
 
 /// Everything that can happen to the UI state.
 public enum Event: Equatable, Sendable {
@@ -38,6 +39,10 @@ public enum Event: Equatable, Sendable {
     case namesLoaded(categories: [String], tags: [String])
     /// The history of a task (``Effect/loadChanges(_:)``).
     case changesLoaded(TaskID, [ChangeLine])
+    /// What other machines changed since this one last looked (``AwaySummary``).
+    case awayLoaded(AwaySummary)
+    /// Which machines have this machine's last change (``DeliveryStatus``).
+    case deliveryLoaded(DeliveryStatus)
     /// The editor closed on notes that cannot be saved (`problem`, e.g. too
     /// long); what the person wrote stays in `file`.
     case notesKept(TaskID, file: String, problem: String)

@@ -113,6 +113,10 @@ public enum Reducer {
             namesLoaded(categories: categories, tags: tags, &state)
         case .changesLoaded(let id, let lines):
             changesLoaded(id, lines, &state)
+        case .awayLoaded(let summary):
+            state.away = summary.lines.isEmpty ? nil : summary
+        case .deliveryLoaded(let delivery):
+            state.delivery = delivery
         case .notesKept(_, let file, let problem):
             // The path first: it is what a narrow line must still show.
             state.say("notes kept in \(file), not saved: \(problem)", error: true,
@@ -189,6 +193,11 @@ public enum Reducer {
 
     static func handleKey(_ key: Key, _ state: inout AppState) -> [Effect] {
         if key == .resize { return [] }
+        // "While you were away" goes at the first key, which does nothing else.
+        if state.away != nil {
+            state.away = nil
+            return []
+        }
         if state.showHelp {
             helpKey(key, &state)
             return []
