@@ -27,6 +27,8 @@ enum ConfigSchema {
         Setting(table: "taskwarrior", key: "category", want: "\"project\" or \"top-project\"", accepts: text),
         Setting(table: "taskwarrior", key: "urgency_from", want: "a tag or UDA name in quotes", accepts: text),
         Setting(table: "taskwarrior", key: "duration_from", want: "a UDA name in quotes", accepts: text),
+        Setting(table: nil, key: "history", want: "a [history] table, not a value", accepts: { _ in false }),
+        Setting(table: "history", key: "keep", want: "\"forever\" or a number of days in quotes, like \"90d\"", accepts: text),
     ]
 
     /// Tables whose keys are free (checked elsewhere: `[keys]` by the key map).

@@ -24,6 +24,10 @@ public struct NextUpConfig: Sendable, Equatable {
     /// Taskwarrior has and nextup names differently (the command line's
     /// options win over it).
     public var taskwarrior = Taskwarrior()
+    /// `[history] keep`: how many days replaced values stay in the history
+    /// (`"90d"`); nil (`"forever"`, the default): always. `nextup sync`
+    /// drops older ones only once every other machine has merged past them.
+    public var historyKeepDays: Int?
     /// Keys and tables in the file that nextup does not know (a typo,
     /// `pier = …`), each one line naming the file, the line and the nearest
     /// known name: not an error, but `doctor` and the TUI's start say so.
@@ -58,6 +62,18 @@ public struct NextUpConfig: Sendable, Equatable {
         var categories: [String]?
         var keys: [String: String]?
         var taskwarrior: TaskwarriorTable?
+        var history: HistoryTable?
+    }
+
+    struct HistoryTable: Decodable {
+        var keep: String?
+    }
+
+    /// `"forever"` → nil; `"90d"` → 90 (1 to 36,500 days); nil when it is neither.
+    static func keepDays(_ text: String) -> Int?? {
+        if text == "forever" { return .some(nil) }
+        guard text.hasSuffix("d"), let days = Int(text.dropLast()), (1...36_500).contains(days) else { return nil }
+        return .some(days)
     }
 
     struct TaskwarriorTable: Decodable {
@@ -131,6 +147,12 @@ public struct NextUpConfig: Sendable, Equatable {
             }
             config.taskwarrior.urgencyFrom = tw.urgencyFrom
             config.taskwarrior.durationFrom = tw.durationFrom
+        }
+        if let keep = file.history?.keep {
+            guard let days = keepDays(keep) else {
+                throw TaskInputError("config file \(url.path): 'history.keep' must be \"forever\" or a number of days like \"90d\", not \"\(Sanitizer.visible(keep))\"")
+            }
+            config.historyKeepDays = days
         }
         return config
     }

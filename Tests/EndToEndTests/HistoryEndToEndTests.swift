@@ -119,4 +119,42 @@ import Testing
         #expect(try laptop.run("sync").status == 0)
         #expect(try laptop.run("status").stdout.contains("server: has it since just now"))
     }
+
+    /// `[history] keep = "90d"`: `sync` keeps a replaced value older than
+    /// that while another machine has not merged past it, and drops it once
+    /// that machine's delivery mark says it has — keeping the newest old
+    /// value, so every entry left still shows what it replaced.
+    @Test func syncDropsOldValuesOnlyOnceEveryMachineHasMergedPastThem() throws {
+        try FileManager.default.createDirectory(at: scratch.path("peer"), withIntermediateDirectories: true)
+        let config = scratch.path("keep.toml")
+        try "[history]\nkeep = \"90d\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let laptop = NextupProcess(home: scratch.url, extra: ["NEXTUP_HOME": scratch.path("a").path, "NEXTUP_PEER": scratch.path("peer").path,
+                                                             "NEXTUP_CONFIG": config.path, "FAKETIME_DONT_FAKE_MONOTONIC": "1"])
+        let desktop = nextup("b")
+        // The desktop has a change of its own (a delivery mark rides on one).
+        #expect(try desktop.run("add", "Water the plants").status == 0)
+        #expect(try desktop.run("sync").status == 0)
+        // A hundred days ago, on the laptop: three titles.
+        let past = ["/usr/bin/faketime", "-f", "-100d"]
+        let id = String(try laptop.run(["add", "Title one"], prefix: past).out.prefix(8))
+        #expect(try laptop.run(["edit", id, "--title", "Title two"], prefix: past).status == 0)
+        #expect(try laptop.run(["edit", id, "--title", "Title three"], prefix: past).status == 0)
+        func titles() throws -> [String] {
+            try history(laptop, id).filter { $0["field"] as? String == "title" }.compactMap { $0["new"] as? String }
+        }
+        // Today: the desktop has not merged them yet — all kept.
+        let first = try laptop.run("sync")
+        #expect(first.status == 0 && !first.stdout.contains("history:"), "\(first)")
+        #expect(try titles() == ["Title three", "Title two", "Title one"])
+        // The desktop merges and says so; the laptop's next sync drops the oldest.
+        #expect(try desktop.run("sync").status == 0)
+        let second = try laptop.run("sync")
+        #expect(second.stdout.contains("history: 1 replaced value older than 90 days dropped"), "\(second)")
+        let left = try history(laptop, id).filter { $0["field"] as? String == "title" }
+        #expect(left.compactMap { $0["new"] as? String } == ["Title three", "Title two"])
+        #expect(left.first?["old"] as? String == "Title two")
+        try "[history]\nkeep = \"3 months\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let refused = try laptop.run("list")
+        #expect(refused.status != 0 && refused.stderr.contains("'history.keep' must be"), "\(refused)")
+    }
 }

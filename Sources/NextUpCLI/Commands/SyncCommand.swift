@@ -57,6 +57,11 @@ struct SyncCommand: ParsableCommand {
             return
         }
         try syncOnce(engine)
+        // Housekeeping: `[history] keep` (HistoryRetention says what may go).
+        if let days = context.config.historyKeepDays,
+           let dropped = try? HistoryRetention.apply(context.store, keepDays: days, now: LocalTime.nowMillis), dropped > 0 {
+            print("history: \(dropped) replaced value\(dropped == 1 ? "" : "s") older than \(days) days dropped")
+        }
     }
 
     private func syncOnce(_ engine: SyncEngine) throws {

@@ -272,3 +272,47 @@ extension TaskStore {
         }
     }
 }
+
+extension TaskStore {
+    /// Drops replaced values from the history (``HistoryTable``): per task
+    /// and field, the oldest values that were made before `cutoff` (ms) and
+    /// through which every other machine has merged their writer's changes
+    /// (`mergedThrough`, by writer; `others` for writers not listed, nil:
+    /// keep theirs) — all but the newest of them, so that every value kept
+    /// still shows the value it replaced. Only a run of such values from
+    /// the field's oldest goes: every entry newer than one kept stays, so
+    /// no kept entry's race mark changes. Current values (the row) and
+    /// notes are never dropped. Returns how many values went.
+    @discardableResult
+    public func dropReplacedValues(before cutoff: Int64, mergedThrough: [ReplicaID: Int64], others: Int64?) throws -> Int {
+        try writeSession { session in
+            let db = session.db
+            let machines = try HistoryTable.Machines.load(db)
+            struct Held { let field: String; let stamp: Int64; let machine: Int64; let version: Version }
+            var byTask: [String: [Held]] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT task_id, field, stamp, machine FROM history WHERE value IS NOT NULL AND field <> ''")
+            while let row = try rows.next() {
+                let stamp: Int64 = row[2], machine: Int64 = row[3]
+                guard let version = machines.version(stamp, machine) else { continue }
+                byTask[row[0], default: []].append(Held(field: row[1], stamp: stamp, machine: machine, version: version))
+            }
+            var dropped = 0
+            for (task, held) in byTask {
+                for (_, values) in Dictionary(grouping: held, by: \.field) {
+                    let ordered = values.sorted { $0.version < $1.version }
+                    let run = ordered.prefix { value in
+                        let time = value.version.timestamp.millis
+                        guard time < cutoff, let through = mergedThrough[value.version.replica] ?? others else { return false }
+                        return time <= through
+                    }
+                    for value in run.dropLast() {
+                        try db.cachedStatement(sql: "DELETE FROM history WHERE task_id = ? AND field = ? AND stamp = ? AND machine = ?")
+                            .execute(arguments: [task, value.field, value.stamp, value.machine])
+                        dropped += 1
+                    }
+                }
+            }
+            return dropped
+        }
+    }
+}

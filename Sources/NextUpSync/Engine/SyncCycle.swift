@@ -662,6 +662,7 @@ public final class SyncCycle: Sendable {
         var machine = (start > headerEnd ? cursor?.machine : nil) ?? header.machine
         // What the writer's delivery marks said of this replica's log.
         var mergedMine = cursor?.mergedMine ?? []
+        var mergedAll = start > headerEnd ? cursor?.merged : nil
         var consumed = false
         var held: Set<Int> = []
         // Whether lines skipped as damaged lie before the cursor being made.
@@ -676,6 +677,7 @@ public final class SyncCycle: Sendable {
                         newest = max(newest, change.version.timestamp.millis)
                     }
                     if let said = record.machine { machine = said }
+                    if let delivery = record.delivery { mergedAll = Dictionary(uniqueKeysWithValues: delivery.merged.map { ($0.key.rawValue, $0.value) }) }
                     if let delivery = record.delivery, let through = delivery.merged[me], through > (mergedMine.last?.first ?? .min) {
                         mergedMine.append([through, delivery.at])
                         if mergedMine.count > 8 { mergedMine.removeFirst(mergedMine.count - 8) }
@@ -685,7 +687,7 @@ public final class SyncCycle: Sendable {
                     PeerCursor(generation: header.generation, offset: offset, identity: info.identity,
                                tail: try self.tailMark(of: name, at: offset), damaged: damaged ? true : nil,
                                heldBack: scan.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest, machine: machine,
-                               mergedMine: mergedMine.isEmpty ? nil : mergedMine)
+                               mergedMine: mergedMine.isEmpty ? nil : mergedMine, merged: mergedAll)
                 }, trusted: trusted, merge: merge, &localReport)
                 if wentBack != nil || full || keys != nil {
                     for record in scan.records { for change in record.changes where change.version.replica == replica { held.insert(Self.heldKey(change)) } }
@@ -706,7 +708,7 @@ public final class SyncCycle: Sendable {
         let final = PeerCursor(generation: header.generation, offset: outcome.cursorEnd, identity: info.identity,
                                tail: try tailMark(of: name, at: outcome.cursorEnd), damaged: damaged ? true : nil,
                                heldBack: outcome.heldBack != nil ? true : nil, size: info.size, seen: seen, newest: newest, machine: machine,
-                               mergedMine: mergedMine.isEmpty ? nil : mergedMine)
+                               mergedMine: mergedMine.isEmpty ? nil : mergedMine, merged: mergedAll)
         if !consumed && final != cursor {
             try storage.saveCursor(final, forPeerFile: name)
         }

@@ -175,11 +175,17 @@ public struct PeerCursor: Codable, Hashable, Sendable {
     /// first (at most 8): pairs of [the newest of this replica's versions it
     /// had merged (ms), when it said so (its clock, ms)].
     public var mergedMine: [[Int64]]?
+    /// The writer's last delivery mark whole: for each log it merges (by
+    /// replica id), the newest of that replica's versions it had merged
+    /// (ms). What history retention reads (``HistoryRetention``).
+    public var merged: [String: Int64]?
 
     public init(generation: String, offset: Int64, identity: UInt64, tail: String? = nil, damaged: Bool? = nil, heldBack: Bool? = nil,
-                size: Int64? = nil, seen: Int64? = nil, newest: Int64? = nil, machine: String? = nil, mergedMine: [[Int64]]? = nil) {
+                size: Int64? = nil, seen: Int64? = nil, newest: Int64? = nil, machine: String? = nil, mergedMine: [[Int64]]? = nil,
+                merged: [String: Int64]? = nil) {
         self.machine = machine
         self.mergedMine = mergedMine
+        self.merged = merged
         self.generation = generation
         self.offset = offset
         self.identity = identity
