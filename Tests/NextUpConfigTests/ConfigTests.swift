@@ -28,7 +28,16 @@ import NextUpTestSupport
         #expect(c.keys == ["quit": "Q"])
     }
 
-    @Test(arguments: ["peer = ", "vdir = 3", "categories = []", "categories = [\"\"]", "categories = 3", "[keys]\nquit = 5"])
+    @Test func historyKeepIsForeverOrDays() throws {
+        let url = tmp.path("h.toml")
+        #expect(try NextUpConfig.load(from: url).historyKeepDays == nil)
+        try Data("[history]\nkeep = \"forever\"\n".utf8).write(to: url)
+        #expect(try NextUpConfig.load(from: url).historyKeepDays == nil)
+        try Data("[history]\nkeep = \"90d\"\n".utf8).write(to: url)
+        #expect(try NextUpConfig.load(from: url).historyKeepDays == 90)
+    }
+
+    @Test(arguments: ["peer = ", "vdir = 3", "[history]\nkeep = \"0d\"", "[history]\nkeep = 90", "history = 3", "categories = []", "categories = [\"\"]", "categories = 3", "[keys]\nquit = 5"])
     func aBadFileIsAnErrorNamingIt(text: String) throws {
         let url = tmp.path("bad.toml")
         try Data(text.utf8).write(to: url)

@@ -278,38 +278,54 @@ extension TaskStore {
     /// and field, the oldest values that were made before `cutoff` (ms) and
     /// through which every other machine has merged their writer's changes
     /// (`mergedThrough`, by writer; `others` for writers not listed, nil:
-    /// keep theirs) — all but the newest of them, so that every value kept
-    /// still shows the value it replaced. Only a run of such values from
-    /// the field's oldest goes: every entry newer than one kept stays, so
-    /// no kept entry's race mark changes. Current values (the row) and
-    /// notes are never dropped. Returns how many values went.
+    /// keep theirs) — all but the newest of them, and never one that a kept
+    /// entry's writer had seen (its note's seen version), so that every
+    /// value kept still shows the value it replaced. Only a run from the
+    /// field's oldest goes: every entry newer than one kept stays, so no
+    /// kept entry's race mark changes. Current values (the row) and notes
+    /// are never dropped. Returns how many values went.
     @discardableResult
     public func dropReplacedValues(before cutoff: Int64, mergedThrough: [ReplicaID: Int64], others: Int64?) throws -> Int {
         try writeSession { session in
             let db = session.db
             let machines = try HistoryTable.Machines.load(db)
-            struct Held { let field: String; let stamp: Int64; let machine: Int64; let version: Version }
-            var byTask: [String: [Held]] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT task_id, field, stamp, machine FROM history WHERE value IS NOT NULL AND field <> ''")
+            struct Held { let stamp: Int64; let machine: Int64; let version: Version; let seen: [Int64]? }
+            struct Key: Hashable { let task: String; let field: String }
+            var values: [Key: [Held]] = [:]
+            var seenByNotes: [Key: Set<[Int64]>] = [:]
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT task_id, field, stamp, machine, value IS NOT NULL, seen_stamp, seen_machine FROM history WHERE field <> ''
+                """)
             while let row = try rows.next() {
-                let stamp: Int64 = row[2], machine: Int64 = row[3]
-                guard let version = machines.version(stamp, machine) else { continue }
-                byTask[row[0], default: []].append(Held(field: row[1], stamp: stamp, machine: machine, version: version))
+                let key = Key(task: row[0], field: row[1])
+                let seen: [Int64]? = (row[5] as Int64?).flatMap { stamp in (row[6] as Int64?).map { [stamp, $0] } }
+                if row[4] as Bool {
+                    let stamp: Int64 = row[2], machine: Int64 = row[3]
+                    guard let version = machines.version(stamp, machine) else { continue }
+                    values[key, default: []].append(Held(stamp: stamp, machine: machine, version: version, seen: seen))
+                } else if let seen {
+                    seenByNotes[key, default: []].insert(seen)
+                }
             }
             var dropped = 0
-            for (task, held) in byTask {
-                for (_, values) in Dictionary(grouping: held, by: \.field) {
-                    let ordered = values.sorted { $0.version < $1.version }
-                    let run = ordered.prefix { value in
-                        let time = value.version.timestamp.millis
-                        guard time < cutoff, let through = mergedThrough[value.version.replica] ?? others else { return false }
-                        return time <= through
-                    }
-                    for value in run.dropLast() {
-                        try db.cachedStatement(sql: "DELETE FROM history WHERE task_id = ? AND field = ? AND stamp = ? AND machine = ?")
-                            .execute(arguments: [task, value.field, value.stamp, value.machine])
-                        dropped += 1
-                    }
+            for (key, held) in values {
+                let ordered = held.sorted { $0.version < $1.version }
+                let run = ordered.prefix { value in
+                    let time = value.version.timestamp.millis
+                    guard time < cutoff, let through = mergedThrough[value.version.replica] ?? others else { return false }
+                    return time <= through
+                }
+                // Keep the newest of the run, and every value a kept entry's writer had seen.
+                var count = max(0, run.count - 1)
+                while count > 0 {
+                    let seen = seenByNotes[key, default: []].union(ordered[count...].compactMap(\.seen))
+                    guard let first = ordered[..<count].firstIndex(where: { seen.contains([$0.stamp, $0.machine]) }) else { break }
+                    count = first
+                }
+                for value in ordered.prefix(count) {
+                    try db.cachedStatement(sql: "DELETE FROM history WHERE task_id = ? AND field = ? AND stamp = ? AND machine = ?")
+                        .execute(arguments: [key.task, key.field, value.stamp, value.machine])
+                    dropped += 1
                 }
             }
             return dropped

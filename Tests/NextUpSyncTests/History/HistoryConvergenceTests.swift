@@ -27,14 +27,15 @@ import Testing
 
     @Test func historiesConvergeRacesAreMarkedAndRestoresConverge() throws {
         var failures: [String] = []
-        var races = 0
+        var races = 0, dropped = 0
         for seed in Self.schedules {
-            let problems = try run(seed: seed, races: &races)
+            let problems = try run(seed: seed, races: &races, dropped: &dropped)
             if !problems.isEmpty { failures.append("seed \(seed): " + problems.prefix(4).joined(separator: "; ")) }
             if failures.count >= 2 { break }
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
         #expect(races > 0, "the schedules made no race to mark")
+        #expect(dropped > 0, "retention dropped nothing in any schedule")
     }
 
     /// One replica: a real store, its own copy of the folder, its own clock.
@@ -57,7 +58,7 @@ import Testing
     /// A change as made, with what its writer held for the field then.
     struct Made { let change: FieldChange; let held: Version? }
 
-    func run(seed: UInt64, races: inout Int) throws -> [String] {
+    func run(seed: UInt64, races: inout Int, dropped: inout Int) throws -> [String] {
         var rng = SeededRandom(seed: seed)
         let count = Int.random(in: 2...4, using: &rng)
         let machines = try (0..<count).map { _ in try Machine(clock: TestClock(offset: Int64.random(in: -5_000...5_000, using: &rng))) }
@@ -149,6 +150,37 @@ import Testing
                 if value != pick.entry.value { problems.append("m\(i) holds \(value) for \(pick.entry.field) after the restore, not \(pick.entry.value)") }
             }
             problems += try compare(machines, ids)
+        }
+        guard problems.isEmpty else { return problems }
+        problems += try retention(machines, ids, dropped: &dropped)
+        return problems
+    }
+
+    /// `[history] keep` on each machine, far in the future: only values
+    /// every other machine merged past may go; what stays is a suffix of each
+    /// field's history (every kept line as it was, its race mark included,
+    /// only the oldest kept one's old value may be lost); current values stay.
+    func retention(_ machines: [Machine], _ ids: [TaskID], dropped: inout Int) throws -> [String] {
+        var problems: [String] = []
+        for (i, machine) in machines.enumerated() {
+            let before = try ids.map { try machine.store.history(of: $0) }
+            dropped += try HistoryRetention.apply(machine.store, keepDays: 1, now: machine.clock.nowMillis() + 10 * 86_400_000)
+            for (n, id) in ids.enumerated() {
+                let after = try machine.store.history(of: id)
+                for field in Set(before[n].map(\.entry.field)) {
+                    let was = before[n].filter { $0.entry.field == field }, now = after.filter { $0.entry.field == field }
+                    guard now.count >= 1, now.count <= was.count, now.first == was.first else {
+                        problems.append("m\(i) \(id.short) \(field): kept \(now.count) of \(was.count), current kept \(now.first == was.first)")
+                        continue
+                    }
+                    for (a, b) in zip(now, was) where a != b {
+                        let oldest = a.entry == now.last?.entry
+                        if !(oldest && a.entry == b.entry && a.lostTo == b.lostTo && a.isCurrent == b.isCurrent) {
+                            problems.append("m\(i) \(id.short) \(field): \(a) was \(b)")
+                        }
+                    }
+                }
+            }
         }
         return problems
     }
