@@ -42,6 +42,7 @@ struct ChangesCommand: ParsableCommand {
                     print(out)
                 }
             }
+            if arrivals.cut { print("  … and more: only the first \(count) are listed (nextup show ID --history has every change of a task)") }
         }
         if since == nil { try store.markSeen(arrivals) }
     }

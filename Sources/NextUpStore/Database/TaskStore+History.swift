@@ -152,19 +152,23 @@ extension TaskStore {
         public let tasks: [Task]
         /// The changes listed, all tasks together.
         public var count: Int { tasks.reduce(0) { $0 + $1.lines.count } }
-        /// When the newest of them arrived (nil: none): what looking at them marks seen.
+        /// When the newest of them arrived (nil: none): what looking at them
+        /// marks seen (when the limit cut the list, the newest of all that arrived).
         public let newest: Int64?
+        /// Whether more arrived than the limit let through.
+        public let cut: Bool
     }
 
     /// What arrived after `since` (ms, this machine's clock), or since this
     /// machine last looked (``lastLooked()``) when `since` is nil. Reading
     /// does not move the mark: ``markSeen(_:)`` does, once they were shown.
-    public func arrivals(since: Int64? = nil) throws -> Arrivals {
+    public func arrivals(since: Int64? = nil, limit: Int = 1_000) throws -> Arrivals {
         let from = try since ?? lastLooked()
-        let arrived = try arrivedChanges(since: from)
+        let arrived = try arrivedChanges(since: from, limit: limit + 1)
+        let cut = arrived.count > limit
         var order: [TaskID] = []
         var byTask: [TaskID: [ArrivedChange]] = [:]
-        for change in arrived {
+        for change in arrived.prefix(limit) {
             if byTask[change.task] == nil { order.append(change.task) }
             byTask[change.task, default: []].append(change)
         }
@@ -175,7 +179,7 @@ extension TaskStore {
                                  lines: history.filter { wanted.contains(Self.entryKey($0.entry)) },
                                  current: TaskHistory.currentVersions(history))
         }
-        return Arrivals(since: from, tasks: tasks, newest: arrived.map(\.received).max())
+        return Arrivals(since: from, tasks: tasks, newest: cut ? try newestArrival() : arrived.map(\.received).max(), cut: cut)
     }
 
     private static func entryKey(_ entry: HistoryEntry) -> String { "\(entry.field.rawValue)\u{0}\(entry.version.encoded)" }
@@ -278,9 +282,10 @@ extension TaskStore {
     /// and field, the oldest values that were made before `cutoff` (ms) and
     /// through which every other machine has merged their writer's changes
     /// (`mergedThrough`, by writer; `others` for writers not listed, nil:
-    /// keep theirs) — all but the newest of them, and never one that a kept
-    /// entry's writer had seen (its note's seen version), so that every
-    /// value kept still shows the value it replaced. Only a run from the
+    /// keep theirs) — all but the newest of them, and never one that the
+    /// writer of a kept entry (but the oldest kept) had seen (its note's seen
+    /// version), so that every value kept but the oldest still shows the
+    /// value it replaced. Only a run from the
     /// field's oldest goes: every entry newer than one kept stays, so no
     /// kept entry's race mark changes. Current values (the row) and notes
     /// are never dropped. Returns how many values went.
@@ -315,10 +320,11 @@ extension TaskStore {
                     guard time < cutoff, let through = mergedThrough[value.version.replica] ?? others else { return false }
                     return time <= through
                 }
-                // Keep the newest of the run, and every value a kept entry's writer had seen.
+                // Keep the newest of the run, and every value the writer of a kept
+                // entry but the oldest had seen (that entry's old value).
                 var count = max(0, run.count - 1)
                 while count > 0 {
-                    let seen = seenByNotes[key, default: []].union(ordered[count...].compactMap(\.seen))
+                    let seen = seenByNotes[key, default: []].union(ordered[(count + 1)...].compactMap(\.seen))
                     guard let first = ordered[..<count].firstIndex(where: { seen.contains([$0.stamp, $0.machine]) }) else { break }
                     count = first
                 }

@@ -14,7 +14,8 @@ enum AwayView {
         let count = away.lines.count
         var head = LineBuilder(width: width)
         let since = away.since > 0 ? " since \(DetailView.localTime(away.since, state.utcOffsetSeconds))" : ""
-        head.add(" While you were away\(since): \(count) change\(count == 1 ? "" : "s") on \(away.tasks) task\(away.tasks == 1 ? "" : "s")"
+        let more = away.cut ? "more than " : ""
+        head.add(" While you were away\(since): \(more)\(count) change\(count == 1 ? "" : "s") on \(more)\(away.tasks) task\(away.tasks == 1 ? "" : "s")"
                  + " from other machines · any key goes on", .headerFocused)
         var out = [head.line(padding: .headerFocused)]
         let room = min(mostLines, height - 1)
@@ -30,10 +31,10 @@ enum AwayView {
             b.add("  " + line.change, .help)
             out.append(b.line(padding: .help))
         }
-        if shown < count {
+        if shown < count || away.cut {
             var b = LineBuilder(width: width)
             let again = away.since > 0 ? " — nextup changes --since \(DetailView.localTime(away.since, state.utcOffsetSeconds).prefix(10)) lists them again" : ""
-            b.add("   and \(count - shown) more\(again)", .help)
+            b.add("   and \(away.cut ? "over " : "")\(count - shown) more\(again)", .help)
             out.append(b.line(padding: .help))
         }
         return out

@@ -36,9 +36,10 @@ public final class AppRuntime {
     static let recheckForMillis: Int64 = 1_000
     /// Set while the store folder cannot be watched: ticks check the store.
     private var watchProblem: String?
-    /// Until the first key: since when "while you were away" counts, read
-    /// again after each sync that changed the store (the start-up sync
-    /// brings what other machines did meanwhile).
+    /// Until the first key or the first sync cycle, whichever comes first:
+    /// since when "while you were away" counts — read again when that cycle
+    /// changed the store (the start-up sync brings what other machines did
+    /// meanwhile).
     private var awaySince: Int64?
 
     public init(state: AppState, backend: TaskBackend, screen: Screen, sync: SyncSource? = nil, clock: PhysicalClock = SystemClock(),
@@ -66,15 +67,11 @@ public final class AppRuntime {
         reload(external: false)
         settle()
         // After the lists are drawn: what other machines changed meanwhile.
-        loadAway(since: nil)
+        if let away = try? backend.away(since: nil) {
+            awaySince = away.since
+            send(.awayLoaded(away))
+        }
         settle()
-    }
-
-    /// Reads "while you were away" (``TaskBackend/away(since:)``).
-    private func loadAway(since: Int64?) {
-        guard let away = try? backend.away(since: since) else { return }
-        awaySince = away.since
-        send(.awayLoaded(away))
     }
 
     /// Reads which machines have this machine's last change.
@@ -125,7 +122,10 @@ public final class AppRuntime {
             // The engine may write through this UI's own connection, which
             // the change token does not see: trust its word.
             if changedStore { showVisibleThenReload() } else { reloadIfTheStoreMoved() }
-            if changedStore, let since = awaySince { loadAway(since: since) }
+            if let since = awaySince {
+                awaySince = nil
+                if changedStore, let away = try? backend.away(since: since) { send(.awayLoaded(away)) }
+            }
             loadDelivery()
         case .watchProblem(let problem):
             if let problem, problem != watchProblem, sync == nil {

@@ -117,7 +117,7 @@ extension StoreBackend {
     /// ``TaskStore/arrivals(since:)`` in words, machines by name; what it
     /// lists is marked seen (``TaskStore/markSeen(_:)``) as it is shown.
     public func away(since: Int64?) throws -> AwaySummary? {
-        let arrivals = try store.arrivals(since: since)
+        let arrivals = try store.arrivals(since: since, limit: AwaySummary.readLimit)
         let names = try MachineNames.known(store).merging(otherNames) { _, other in other }
         let lines = arrivals.tasks.flatMap { task in
             task.lines.map { line in
@@ -126,7 +126,7 @@ extension StoreBackend {
             }
         }
         if !lines.isEmpty { try? store.markSeen(arrivals) }
-        return AwaySummary(since: arrivals.since, lines: lines, tasks: arrivals.tasks.count)
+        return AwaySummary(since: arrivals.since, lines: lines, tasks: arrivals.tasks.count, cut: arrivals.cut)
     }
 
     public func delivery() throws -> DeliveryStatus? { try DeliveryStatus.read(store) }

@@ -25,10 +25,16 @@ public struct AwaySummary: Equatable, Sendable {
     public var lines: [Line]
     /// How many tasks they touch.
     public var tasks: Int
+    /// Whether more arrived than ``lines`` holds (the read was limited).
+    public var cut: Bool
 
-    public init(since: Int64, lines: [Line], tasks: Int) {
+    public init(since: Int64, lines: [Line], tasks: Int, cut: Bool = false) {
         self.since = since
         self.lines = lines
         self.tasks = tasks
+        self.cut = cut
     }
+
+    /// The most changes the TUI reads for it.
+    public static let readLimit = 100
 }
