@@ -88,6 +88,36 @@ import Testing
         #expect(edited.task.title == "local")
     }
 
+    /// The history a whole log leaves in an empty store (its new tasks'
+    /// notes written together) reads as the history the same changes leave
+    /// when met one at a time, each looked up in what the store holds.
+    @Test func aWholeLogLeavesTheHistoryChangesMetOneByOneLeave() throws {
+        let clock = FixedClock(millis: 1_800_000_000_000)
+        let once = try TaskStore.open(StoreLocation(folder: tmp.path("history-once")), clock: clock)
+        let single = try TaskStore.open(StoreLocation(folder: tmp.path("history-single")), clock: clock)
+        // Each change with the note its log gives: where it was made.
+        let batches = Self.batches().map { batch in
+            batch.map { change in
+                var noted = change
+                noted.note = ChangeNote(origin: .tui, seen: nil)
+                return noted
+            }
+        }
+        try once.mergeRemoteAtOnce { merge in
+            for batch in batches { _ = try merge(batch, [:]) }
+        }
+        for change in batches.joined() { _ = try single.mergeRemote([change]) }
+        var differ: [String] = []
+        var entries = 0
+        for task in try once.allTasks() {
+            let held = try once.history(of: task.id), met = try single.history(of: task.id)
+            entries += held.count
+            if held != met { differ.append("\(task.id): \(held) against \(met)") }
+        }
+        #expect(entries > 2_400)
+        #expect(differ.isEmpty, "\(differ.prefix(3))")
+    }
+
     @Test func intoAStoreWithTasksTheIndexesStay() throws {
         let store = try TaskStore.open(StoreLocation(folder: tmp.path("full")))
         _ = try store.add(TaskDraft(title: "already here"))

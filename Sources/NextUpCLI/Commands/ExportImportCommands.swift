@@ -17,17 +17,20 @@ struct ExportCommand: ParsableCommand {
     func run() throws {
         let context = try CommandContext.open(global)
         let all = try context.store.allTasks()
+        let count = all.count
         let data: Data
         if to == .taskwarrior {
             let mapping = taskwarrior.options(context.config.taskwarrior)
             let objects = TaskwarriorMapping.objects(all, mapping)
             data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
         } else {
-            data = JSONOutput.data(TaskOrdering.taking(TaskOrdering.exportOrder(all), from: all), versions: true)
+            // The list is handed over, not shared, so that it is reordered in place.
+            let order = TaskOrdering.exportOrder(all)
+            data = JSONOutput.data(TaskOrdering.taking(order, from: consume all), versions: true)
         }
         guard let file, file != "-" else { return try Terminal.write(data) }
         try PrivateFile.write(data, to: file, command: "export")
-        Terminal.printError("exported \(all.count) tasks\(to == .taskwarrior ? " for Taskwarrior" : "") to \(file)")
+        Terminal.printError("exported \(count) tasks\(to == .taskwarrior ? " for Taskwarrior" : "") to \(file)")
     }
 }
 

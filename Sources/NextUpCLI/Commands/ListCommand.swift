@@ -78,20 +78,23 @@ struct ListCommand: ParsableCommand {
     }
 
     /// The human table of open tasks, each line made as its task is read (no
-    /// list of tasks is held), at most `limit`.
+    /// list of tasks is held), at most `limit`. The lines are written one
+    /// after the other into one buffer, in the order they are read; the
+    /// listing's order picks them out of it.
     static func showTable(_ store: TaskStore, sort: BacklogSort, narrowing: TaskStore.ListNarrowing, limit: Int?) throws {
         let width = Terminal.width()
+        var text: [UInt8] = []
         var lines = try store.listed(sort: sort, narrowing: narrowing) { task in
-            var line: [UInt8] = []
-            TaskTable.appendLine(of: task, width: width, to: &line)
-            return line
+            let start = text.count
+            TaskTable.appendLine(of: task, width: width, to: &text)
+            return start..<text.count
         }
         if let limit, lines.count > limit { lines.removeLast(lines.count - limit) }
         if lines.isEmpty { print("no tasks"); return }
         var out: [UInt8] = []
         TaskTable.appendHeaderLine(width: width, to: &out)
         for line in lines {
-            out.append(contentsOf: line)
+            out.append(contentsOf: text[line])
             if out.count >= 1 << 16 {
                 try Terminal.write(out)
                 out.removeAll(keepingCapacity: true)

@@ -84,7 +84,7 @@ enum HistoryTable {
     struct Writer {
         var machines: Machines
         private var pending: [DatabaseValueConvertible?] = []
-        private static let rowsPerInsert = 200
+        fileprivate static let rowsPerInsert = 200
 
         init(_ db: Database) throws { machines = try Machines.load(db) }
 
@@ -149,25 +149,44 @@ enum HistoryTable {
         }
         // Changes that stand, by edit: a new task's edit without seen versions is one row.
         var standing: [EditKey: [FieldChange]] = [:]
+        var joined = Set<TaskID>()
         for change in changes {
             if after[change.task]?.versions[change.field] == change.version {
                 standing[EditKey(task: change.task, version: change.version), default: []].append(change)
             } else {
                 try joinEntry(change, value: change.value, received: received, &machines, db)
+                joined.insert(change.task)
             }
         }
+        // The notes of tasks that had no row: inserted together at the end.
+        var newNotes: [(any DatabaseValueConvertible)?] = []
         for (edit, group) in standing {
             let machine = try machines.id(edit.version.replica, db)
             let stamp = edit.version.timestamp.rawValue
             let first = group[0]
-            let held = try Row.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM history WHERE task_id = ? AND stamp = ? AND machine = ? LIMIT 1"),
-                                        arguments: [edit.task.rawValue, stamp, machine]) != nil
+            // A task that had no row has no history but what this merge wrote.
+            let new = before[edit.task] == nil && !joined.contains(edit.task)
+            let held = try !new && Row.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM history WHERE task_id = ? AND stamp = ? AND machine = ? LIMIT 1"),
+                                                arguments: [edit.task.rawValue, stamp, machine]) != nil
             if !held, before[edit.task]?.versions.isEmpty ?? true,
                group.allSatisfy({ $0.note?.seen == nil && $0.note?.origin == first.note?.origin }) {
-                try insertNote(edit.task, "", stamp: stamp, machine: machine, first.note, received: received, &machines, db)
+                if new {
+                    newNotes += [edit.task.rawValue, stamp, machine, first.note?.origin?.rawValue, received]
+                } else {
+                    try insertNote(edit.task, "", stamp: stamp, machine: machine, first.note, received: received, &machines, db)
+                }
             } else {
                 for change in group { try joinEntry(change, value: nil, received: received, &machines, db) }
             }
+        }
+        var rest = newNotes[...]
+        while !rest.isEmpty {
+            let chunk = rest.prefix(Writer.rowsPerInsert * 5)
+            rest = rest.dropFirst(chunk.count)
+            let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO history(task_id, field, stamp, machine, origin, received) VALUES "
+                + Array(repeating: "(?, '', ?, ?, ?, ?)", count: chunk.count / 5).joined(separator: ", "))
+            statement.setUncheckedArguments(StatementArguments(Array(chunk)))
+            try statement.execute()
         }
     }
 

@@ -134,7 +134,10 @@ extension TaskStore {
 
     /// Every task, deleted ones included, by id (those whose creation is known).
     public func allTasks() throws -> [TaskItem] {
-        try database.read { db in try TaskRow.fetchAll(db, where: ListSQL.born, order: "id") }
+        try database.read { db in
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM task") ?? 0
+            return try TaskRow.fetchAll(db, where: ListSQL.born, order: "id", reserving: count)
+        }
     }
 
     /// Counts for `doctor` and the status bar.

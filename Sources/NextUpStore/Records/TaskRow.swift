@@ -108,11 +108,14 @@ enum TaskRow {
         return out
     }
 
+    /// The tasks of the rows `clause` admits; `reserving` is room for that
+    /// many made at once (a whole table's read grows no array).
     static func fetchAll(_ db: Database, where clause: String = "1", arguments: StatementArguments = [], order: String? = nil,
-                         versions: TaskFilter.Versions = .all) throws -> [TaskItem] {
+                         versions: TaskFilter.Versions = .all, reserving: Int = 0) throws -> [TaskItem] {
         var sql = "SELECT \(columns) FROM task WHERE \(clause)"
         if let order { sql += " ORDER BY \(order)" }
         var out: [TaskItem] = []
+        out.reserveCapacity(reserving)
         var replicas = VersionsColumn.Replicas()
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
