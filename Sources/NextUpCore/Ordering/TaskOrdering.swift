@@ -88,24 +88,22 @@ public enum TaskOrdering {
     /// stay in `ranked` (its id is in `removed`, or it was not there).
     public static func replacing(_ removed: Set<TaskID>, with added: [RankKey], in ranked: [RankKey],
                                  by sort: BacklogSort, nowMillis: Int64) -> [RankKey] {
-        let kept = removed.isEmpty ? ranked : ranked.filter { !removed.contains($0.id) }
         func score(_ key: RankKey) -> Double { sort == .score ? BacklogScore.score(key, nowMillis: nowMillis) : 0 }
+        let placed = order(added, by: sort, nowMillis: nowMillis).map { added[$0] }
         var out: [RankKey] = []
-        out.reserveCapacity(kept.count + added.count)
-        var from = kept.startIndex
-        for i in order(added, by: sort, nowMillis: nowMillis) {
-            let key = added[i], keyScore = score(key)
-            // The first kept key that `key` precedes, from `from` on.
-            var low = from, high = kept.endIndex
-            while low < high {
-                let mid = (low + high) / 2
-                if precedes(kept[mid], score(kept[mid]), key, keyScore, by: sort) { low = mid + 1 } else { high = mid }
+        out.reserveCapacity(ranked.count + added.count)
+        // One pass over `ranked`, merging `placed` in.
+        var next = placed.startIndex
+        var nextScore = placed.first.map(score) ?? 0
+        for key in ranked where removed.isEmpty || !removed.contains(key.id) {
+            while next < placed.endIndex, precedes(placed[next], nextScore, key, score(key), by: sort) {
+                out.append(placed[next])
+                next += 1
+                if next < placed.endIndex { nextScore = score(placed[next]) }
             }
-            out += kept[from..<low]
             out.append(key)
-            from = low
         }
-        out += kept[from...]
+        out += placed[next...]
         return out
     }
 
