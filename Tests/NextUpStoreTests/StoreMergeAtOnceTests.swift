@@ -79,7 +79,7 @@ import Testing
         #expect(try Dictionary(uniqueKeysWithValues: once.allTasks().map { ($0.id, $0) }) == reference)
         #expect(try state(once) == state(batched))
         #expect(try indexes(once) == plainIndexes)
-        #expect(try indexes(once).count == 7)
+        #expect(try indexes(once).count == 8)
         #expect(try once.database.read { try String.fetchOne($0, sql: "PRAGMA integrity_check") } == "ok")
         #expect(try once.openCount() == batched.openCount())
         #expect(try once.nextUp().map(\.id) == batched.nextUp().map(\.id))

@@ -74,26 +74,50 @@ public enum TaskOrdering {
     }
 
     /// The positions in `keys` in the Backlog order `sort`: the one
-    /// definition of the Backlog's orders. Ties end in
-    /// ``createdBefore(_:_:)``'s order (the older task, then the lower id);
-    /// `.created` itself is newest first, then the lower id.
+    /// definition of the Backlog's orders (``precedes(_:_:_:_:by:)``).
     public static func order(_ keys: [RankKey], by sort: BacklogSort, nowMillis: Int64) -> [Int] {
-        func tie(_ i: Int, _ j: Int) -> Bool {
-            keys[i].created != keys[j].created ? keys[i].created < keys[j].created : keys[i].id < keys[j].id
-        }
-        let all = Array(keys.indices)
-        switch sort {
-        case .score:
-            let scores = keys.map { BacklogScore.score($0, nowMillis: nowMillis) }
-            return all.sorted { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : tie($0, $1) }
-        case .due:
-            return all.sorted { setFirst(keys[$0].due, keys[$1].due) ?? tie($0, $1) }
-        case .duration:
-            return all.sorted { setFirst(keys[$0].duration, keys[$1].duration) ?? tie($0, $1) }
-        case .created:
-            return all.sorted {
-                keys[$0].created != keys[$1].created ? keys[$0].created > keys[$1].created : keys[$0].id < keys[$1].id
+        let scores = sort == .score ? keys.map { BacklogScore.score($0, nowMillis: nowMillis) } : []
+        func score(_ i: Int) -> Double { scores.isEmpty ? 0 : scores[i] }
+        return keys.indices.sorted { precedes(keys[$0], score($0), keys[$1], score($1), by: sort) }
+    }
+
+    /// `ranked` (keys in the order ``order(_:by:nowMillis:)`` gives for
+    /// `sort` at `nowMillis`) without the tasks of `removed`, and with
+    /// `added` each at its place: the same order of the keys that remain and
+    /// `added`, found by re-placing only `added`. A task of `added` must not
+    /// stay in `ranked` (its id is in `removed`, or it was not there).
+    public static func replacing(_ removed: Set<TaskID>, with added: [RankKey], in ranked: [RankKey],
+                                 by sort: BacklogSort, nowMillis: Int64) -> [RankKey] {
+        func score(_ key: RankKey) -> Double { sort == .score ? BacklogScore.score(key, nowMillis: nowMillis) : 0 }
+        let placed = order(added, by: sort, nowMillis: nowMillis).map { added[$0] }
+        var out: [RankKey] = []
+        out.reserveCapacity(ranked.count + added.count)
+        // One pass over `ranked`, merging `placed` in.
+        var next = placed.startIndex
+        var nextScore = placed.first.map(score) ?? 0
+        for key in ranked where removed.isEmpty || !removed.contains(key.id) {
+            while next < placed.endIndex, precedes(placed[next], nextScore, key, score(key), by: sort) {
+                out.append(placed[next])
+                next += 1
+                if next < placed.endIndex { nextScore = score(placed[next]) }
             }
+            out.append(key)
+        }
+        out += placed[next...]
+        return out
+    }
+
+    /// Whether `a` goes before `b` in the Backlog order `sort`, given their
+    /// scores (``BacklogScore/score(_:nowMillis:)``, read for `.score`
+    /// only). Ties end in ``createdBefore(_:_:)``'s order (the older task,
+    /// then the lower id); `.created` itself is newest first, then the lower id.
+    static func precedes(_ a: RankKey, _ aScore: Double, _ b: RankKey, _ bScore: Double, by sort: BacklogSort) -> Bool {
+        func tie() -> Bool { a.created != b.created ? a.created < b.created : a.id < b.id }
+        switch sort {
+        case .score: return aScore != bScore ? aScore > bScore : tie()
+        case .due: return setFirst(a.due, b.due) ?? tie()
+        case .duration: return setFirst(a.duration, b.duration) ?? tie()
+        case .created: return a.created != b.created ? a.created > b.created : a.id < b.id
         }
     }
 

@@ -29,7 +29,7 @@ public enum StoreSchema {
         try db.execute(sql: "PRAGMA page_size = \(pageSize)")
     }
 
-    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14"]
+    static let migrationNames = ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15"]
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -300,6 +300,18 @@ public enum StoreSchema {
                 ) WITHOUT ROWID;
                 CREATE INDEX history_arrived ON history(received) WHERE received IS NOT NULL;
                 PRAGMA user_version = 14;
+                """)
+        }
+        // v15: `written`, the number of the transaction that last wrote the
+        // row (every local write, merge and import: one greater than any the
+        // table held when it began; 0 for rows written before v15), and its
+        // index: what the TUI reads to bring its lists up to date with only
+        // the rows written since its last read (TaskStore+TUI.swift).
+        m.registerMigration("v15") { db in
+            try db.execute(sql: """
+                ALTER TABLE task ADD COLUMN written INTEGER NOT NULL DEFAULT 0;
+                CREATE INDEX task_written ON task(written);
+                PRAGMA user_version = 15;
                 """)
         }
         return m

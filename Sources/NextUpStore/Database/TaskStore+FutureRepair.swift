@@ -51,6 +51,7 @@ extension TaskStore {
             for version in task.versions.values where version.timestamp <= limit { newest = max(newest, version.timestamp) }
         }
         var clock = HybridClock(last: newest)
+        let written = try TaskRow.nextWritten(db)
         var repaired = 0
         for var task in affected {
             var restamped: [FieldChange] = []
@@ -64,7 +65,7 @@ extension TaskStore {
                     task.versions[field] = Version(timestamp: .zero, replica: old.replica)
                 }
             }
-            try TaskRow.save(task, db)
+            try TaskRow.save(task, db, written: written)
             try Outbox.append(restamped, task: task.id, db)
         }
         for seq in try outboxEntries(db, namingVersionsAfter: limit) {

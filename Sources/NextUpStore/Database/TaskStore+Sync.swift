@@ -31,7 +31,9 @@ extension TaskStore {
     ///   ``syncKeyPrefix``.
     public func mergeRemote(_ changes: [FieldChange], state: [String: String?] = [:]) throws -> RemoteMergeResult {
         precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
-        return try syncTransaction(records: changes.count) { db in try Self.mergeRemote(changes, state: state, now: clock.nowMillis(), db) }
+        return try syncTransaction(records: changes.count) { db in
+            try Self.mergeRemote(changes, state: state, now: clock.nowMillis(), written: try TaskRow.nextWritten(db), db)
+        }
     }
 
     /// Runs `body` in one IMMEDIATE transaction, handing it a `merge` that
@@ -49,12 +51,13 @@ extension TaskStore {
     public func mergeRemoteAtOnce<T>(_ body: (_ merge: (_ changes: [FieldChange], _ state: [String: String?]) throws -> RemoteMergeResult) throws -> T) throws -> T {
         try syncTransaction(records: Self.largeWriteRecords + 1) { db in
             let empty = try Row.fetchOne(db, sql: "SELECT 1 FROM task LIMIT 1") == nil
+            let written = try TaskRow.nextWritten(db)
             let dropped = empty ? try Self.dropTaskIndexes(db) : []
             // Appending only, SQLite's default cache does (as in an import).
             if !dropped.isEmpty { try db.execute(sql: "PRAGMA cache_size = -2000") }
             let result = try body { changes, state in
                 precondition(state.keys.allSatisfy { $0.hasPrefix(Self.syncKeyPrefix) }, "sync state keys start with \(Self.syncKeyPrefix)")
-                return try Self.mergeRemote(changes, state: state, now: clock.nowMillis(), db)
+                return try Self.mergeRemote(changes, state: state, now: clock.nowMillis(), written: written, db)
             }
             try Self.buildTaskIndexes(db, dropped)
             return result
@@ -62,7 +65,8 @@ extension TaskStore {
     }
 
     /// ``mergeRemote(_:state:)``'s work, in the caller's transaction.
-    private static func mergeRemote(_ changes: [FieldChange], state: [String: String?], now: Int64, _ db: Database) throws -> RemoteMergeResult {
+    private static func mergeRemote(_ changes: [FieldChange], state: [String: String?], now: Int64, written: Int64,
+                                    _ db: Database) throws -> RemoteMergeResult {
         let replica = try Self.replicaID(db)
         // Load the tasks the changes touch, merge in Core, save what changed.
         // Rows are read and written in id order: a large merge (a first
@@ -84,7 +88,7 @@ extension TaskStore {
         for task in try TaskRow.fetchAll(db, ids: present) { tasks[task.id] = task }
         let before = tasks
         let result = Merge.apply(changes, to: &tasks, localReplica: replica)
-        for id in Self.inRowOrder(result.changedTasks) { try TaskRow.save(tasks[id]!, db) }
+        for id in Self.inRowOrder(result.changedTasks) { try TaskRow.save(tasks[id]!, db, written: written) }
         // Every change met, superseded ones too: the history of a task is the same on every replica.
         var machines = try HistoryTable.Machines.load(db)
         try HistoryTable.recordMerge(changes, before: before, after: tasks, received: now, &machines, db)

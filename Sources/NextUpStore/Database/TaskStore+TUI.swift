@@ -38,13 +38,96 @@ extension TaskStore {
         keepDone: Set<TaskID> = [],
         nowMillis: Int64
     ) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        let (next, backlog) = queries(narrowing: narrowing, keepDone: keepDone, selecting: Self.rankColumns)
-        return try database.read { db in
+        let lists = try lists(sort: sort, narrowing: narrowing, keepDone: keepDone, nowMillis: nowMillis)
+        return (lists.nextUp, lists.backlog)
+    }
+
+    /// The two lists as read at one moment (``lists(sort:narrowing:keepDone:nowMillis:since:)``),
+    /// with what a later read needs to bring them up to date: the Backlog's
+    /// rank keys and the newest `written` seen.
+    public struct Lists: Sendable {
+        public let sort: BacklogSort
+        public let narrowing: ListNarrowing
+        public let keepDone: Set<TaskID>
+        /// The moment the Backlog is ranked at (``BacklogScore``'s `now`).
+        public let rankedAt: Int64
+        /// Whether the lists were read whole (false: brought up to date).
+        public let readWhole: Bool
+        /// Next Up's ids, in its order.
+        public let nextUp: [TaskID]
+        /// The Backlog's rank keys, in its order.
+        let ranked: [RankKey]
+        /// The greatest `written` of the table when read (schema v15).
+        let written: Int64
+
+        /// The Backlog's ids, in its order.
+        public var backlog: [TaskID] { ranked.map(\.id) }
+    }
+
+    /// How long a Backlog's ranking is brought up to date before it is read
+    /// and ranked whole again (its scores move with the time).
+    public static let rerankAfterMillis: Int64 = 15 * 60_000
+
+    /// The lists for `sort`, `narrowing` and `keepDone`
+    /// (``listIDs(sort:narrowing:keepDone:nowMillis:)``), brought up to date
+    /// from `last` when it can be: only the rows written since it was read
+    /// (their `written` is newer) and the tasks that joined or left
+    /// `keepDone` are read again, and re-placed in its Backlog with
+    /// ``TaskOrdering/replacing(_:with:in:by:nowMillis:)``; Next Up (a day's
+    /// list, ordered by SQLite) is read whole.
+    ///
+    /// Contract: the result equals a whole read ranked at its ``Lists/rankedAt``.
+    /// `last` is used when it was read for the same sort and narrowing less
+    /// than ``rerankAfterMillis`` before `nowMillis`, the table's newest
+    /// `written` did not go back, and fewer rows changed than
+    /// ``updateLimit(listed:)``; otherwise everything is read and ranked at
+    /// `nowMillis`.
+    public func lists(
+        sort: BacklogSort,
+        narrowing: ListNarrowing = ListNarrowing(),
+        keepDone: Set<TaskID> = [],
+        nowMillis: Int64,
+        since last: Lists? = nil
+    ) throws -> Lists {
+        try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
-            var found: [TaskID] = []
-            let order = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: nowMillis) { _, id in found.append(id) }
-            return (try Self.ids(db, next.0, next.1), order.map { found[$0] })
+            let newest = try Int64.fetchOne(db, sql: "SELECT coalesce(max(written), 0) FROM task") ?? 0
+            let (next, backlog) = queries(narrowing: narrowing, keepDone: keepDone, selecting: Self.rankColumns)
+            let nextUp = try Self.ids(db, next.0, next.1)
+            if let last, last.sort == sort, last.narrowing == narrowing, nowMillis - last.rankedAt < Self.rerankAfterMillis,
+               nowMillis >= last.rankedAt, newest >= last.written,
+               var touched = try Self.written(db, after: last.written, limit: Self.updateLimit(listed: last.ranked.count)) {
+                touched.formUnion(keepDone.symmetricDifference(last.keepDone))
+                var added: [RankKey] = []
+                if !touched.isEmpty {
+                    let (sql, arguments) = queries(narrowing: narrowing, keepDone: keepDone, selecting: Self.rankColumns, among: touched).backlog
+                    try Self.rankKeys(db, sql, arguments) { key, _ in added.append(key) }
+                }
+                let ranked = TaskOrdering.replacing(touched, with: added, in: last.ranked, by: sort, nowMillis: last.rankedAt)
+                return Lists(sort: sort, narrowing: narrowing, keepDone: keepDone, rankedAt: last.rankedAt, readWhole: false,
+                             nextUp: nextUp, ranked: ranked, written: newest)
+            }
+            var keys: [RankKey] = []
+            try Self.rankKeys(db, backlog.0, backlog.1) { key, _ in keys.append(key) }
+            let ranked = TaskOrdering.order(keys, by: sort, nowMillis: nowMillis).map { keys[$0] }
+            return Lists(sort: sort, narrowing: narrowing, keepDone: keepDone, rankedAt: nowMillis, readWhole: true,
+                         nextUp: nextUp, ranked: ranked, written: newest)
         }
+    }
+
+    /// How many changed rows a Backlog of `listed` tasks is brought up to
+    /// date with at most; beyond, reading it whole costs less.
+    static func updateLimit(listed: Int) -> Int { max(2_000, listed / 4) }
+
+    /// The ids of the rows whose `written` is after `after`, or nil when
+    /// there are more than `limit`.
+    static func written(_ db: Database, after: Int64, limit: Int) throws -> Set<TaskID>? {
+        var out: Set<TaskID> = []
+        let cursor = try String.fetchCursor(db, sql: "SELECT id FROM task WHERE written > ? LIMIT ?", arguments: [after, limit + 1])
+        while let raw = try cursor.next() {
+            if let id = TaskID(raw) { out.insert(id) }
+        }
+        return out.count > limit ? nil : out
     }
 
     /// A task of a list in display order, with what the TUI's filter narrows
@@ -100,19 +183,28 @@ extension TaskStore {
     static func ranked(_ db: Database, _ sql: String, _ arguments: StatementArguments, sort: BacklogSort, nowMillis: Int64,
                        _ each: (Row, TaskID) throws -> Void) throws -> [Int] {
         var keys: [RankKey] = []
+        try rankKeys(db, sql, arguments) { key, row in
+            keys.append(key)
+            try each(row, key.id)
+        }
+        return TaskOrdering.order(keys, by: sort, nowMillis: nowMillis)
+    }
+
+    /// The ``RankKey`` of each row of `sql` (``rankColumns`` first), with the
+    /// row, in the order read.
+    static func rankKeys(_ db: Database, _ sql: String, _ arguments: StatementArguments,
+                         _ each: (RankKey, Row) throws -> Void) throws {
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
             guard let id = (row[0] as String?).flatMap(TaskID.init) else { continue }
             // The columns of `rankFields`, in order, read as the field table reads them.
-            keys.append(RankKey(
+            try each(RankKey(
                 id: id, created: row[5] ?? 0,
                 urgency: (row[1] as String?).flatMap(Urgency.init(rawValue:)),
                 importance: (row[2] as Int?).flatMap(Importance.init(rawValue:)),
                 duration: (row[3] as Int?).flatMap { try? TaskDuration(minutes: $0) },
-                due: (row[4] as String?).flatMap { try? DueDate.parse($0) }))
-            try each(row, id)
+                due: (row[4] as String?).flatMap { try? DueDate.parse($0) }), row)
         }
-        return TaskOrdering.order(keys, by: sort, nowMillis: nowMillis)
     }
 
     /// Sets `fields` of `task` from the columns of `row` from `offset` on
@@ -135,8 +227,10 @@ extension TaskStore {
     /// Backlog is not (its caller ranks it, ``ranked(_:_:_:sort:nowMillis:_:)``).
     /// With `scanned`, open tasks are read by a scan of the table
     /// (``ListSQL/openScanned``), for columns the covering index does not hold.
+    /// With `among`, only those tasks, looked up by id.
     func queries(
-        narrowing: ListNarrowing, keepDone: Set<TaskID>, selecting selected: String, scanned: Bool = false
+        narrowing: ListNarrowing, keepDone: Set<TaskID>, selecting selected: String, scanned: Bool = false,
+        among: Set<TaskID>? = nil
     ) -> (next: (String, StatementArguments), backlog: (String, StatementArguments)) {
         var narrow = ""
         var narrowArguments: StatementArguments = []
@@ -161,11 +255,12 @@ extension TaskStore {
         if let category = narrowing.filter.category { and(ListSQL.category(is: category)) }
         if let tag = narrowing.filter.tag { and(ListSQL.tag(is: tag)) }
         for word in narrowing.filter.words where !word.isEmpty { and(ListSQL.title(contains: word)) }
+        if let among { and(("id IN (SELECT value FROM json_each(?))", [Self.jsonArray(among)])) }
         // Open tasks come from the partial covering index `task_list`; the few
         // kept done ones are looked up by id.
         let open = scanned ? ListSQL.openScanned : ListSQL.open
         let done = "id IN (SELECT value FROM json_each(?)) AND deleted = 0 AND completed_at IS NOT NULL"
-        let keep: StatementArguments = ["[" + keepDone.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"]
+        let keep: StatementArguments = [Self.jsonArray(keepDone)]
         func query(_ list: String, order: String?) -> (String, StatementArguments) {
             let orderBy = order.map { " ORDER BY \($0)" } ?? ""
             let columns = "id, next_up, urgency, importance, duration, category, due, created, title_fold"
@@ -180,6 +275,11 @@ extension TaskStore {
         let next = query("next_up IS NOT NULL", order: ListSQL.nextUpOrder)
         let backlog = query("next_up IS NULL", order: nil)
         return (next, backlog)
+    }
+
+    /// The ids as a JSON array, for `json_each(?)`.
+    static func jsonArray(_ ids: Set<TaskID>) -> String {
+        "[" + ids.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
     }
 
     /// Reads rows of `id`, then `title_fold` and `category` at `offset`.

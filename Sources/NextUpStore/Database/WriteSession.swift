@@ -13,6 +13,8 @@ struct WriteSession {
     let db: Database
     let replica: ReplicaID
     let now: Int64
+    /// The number every row this session writes carries (``TaskRow/nextWritten(_:)``).
+    let written: Int64
     private(set) var clock: HybridClock
     /// Where the writes of this session are made (their history's origin).
     var origin: ChangeOrigin
@@ -27,6 +29,7 @@ struct WriteSession {
         self.replica = try TaskStore.replicaID(db)
         let last = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'clock'").flatMap { Int64($0) } ?? 0
         self.now = physical.nowMillis()
+        self.written = try TaskRow.nextWritten(db)
         self.clock = HybridClock(last: HybridTimestamp(rawValue: last)).reined(now: now)
     }
 
@@ -62,7 +65,7 @@ struct WriteSession {
         let entry = Outbox.entry(changes)
         // A task that had no version holds exactly this edit's: its row's
         // versions column is the outbox entry's text, encoded once.
-        try TaskRow.save(task, db, versions: fresh ? entry : nil)
+        try TaskRow.save(task, db, written: written, versions: fresh ? entry : nil)
         try Outbox.append(entry, task: task.id, db)
         return changes
     }
@@ -83,7 +86,7 @@ struct WriteSession {
         if history == nil { history = try HistoryTable.Writer(db) }
         try history!.flush(db)
         try HistoryTable.recordMerge(applied, before: [task.id: before], after: [task.id: task], received: now, &history!.machines, db)
-        try TaskRow.save(task, db)
+        try TaskRow.save(task, db, written: written)
         try Outbox.append(Outbox.entry(applied), task: task.id, db)
         return applied
     }

@@ -53,15 +53,16 @@ enum TaskRow {
         return t
     }
 
-    /// Inserts or replaces the row of `task`.
+    /// Inserts or replaces the row of `task`, as written by the transaction
+    /// numbered `written` (``nextWritten(_:)``, read once per transaction).
     ///
     /// - Parameter versions: the row's `versions` column when the caller has
     ///   it encoded already (it must be `VersionsColumn.encode(t.versions)`:
     ///   a new task's first edit, whose outbox entry is the same text).
-    static func save(_ t: TaskItem, _ db: Database, versions: String? = nil) throws {
+    static func save(_ t: TaskItem, _ db: Database, written: Int64, versions: String? = nil) throws {
         assert(versions == nil || versions == VersionsColumn.encode(t.versions), "versions text given for a row is not its versions")
         var values: [(any DatabaseValueConvertible)?] = [t.id.rawValue]
-        values.reserveCapacity(columnCount + 2)
+        values.reserveCapacity(columnCount + 3)
         for (field, _) in columnKinds {
             if field == .created, t.versions[.created] == nil {
                 values.append(unbornCreated)
@@ -79,13 +80,23 @@ enum TaskRow {
         values.append(versions ?? VersionsColumn.encode(t.versions))
         values.append(t.modified.rawValue)
         values.append(TextMatch.fold(t.title))
+        values.append(written)
         try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(values))
     }
 
     /// Every row carries `title_fold` (schema v6): its title folded by
-    /// ``TextMatch/fold(_:)``, what the lists' title filter reads.
-    private static let insertSQL = "INSERT OR REPLACE INTO task (\(columns), modified, title_fold) VALUES ("
-        + Array(repeating: "?", count: columnCount + 2).joined(separator: ", ") + ")"
+    /// ``TextMatch/fold(_:)``, what the lists' title filter reads; and
+    /// `written` (schema v15).
+    private static let insertSQL = "INSERT OR REPLACE INTO task (\(columns), modified, title_fold, written) VALUES ("
+        + Array(repeating: "?", count: columnCount + 3).joined(separator: ", ") + ")"
+
+    /// The number of a transaction that writes rows: one greater than every
+    /// row's `written` when it begins, so that a reader that saw the table
+    /// before finds each row it writes by `written` (``TaskStore/lists(sort:narrowing:keepDone:nowMillis:since:)``).
+    /// Read it before the task table's indexes are dropped for a bulk load.
+    static func nextWritten(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT coalesce(max(written), 0) + 1 FROM task") ?? 1
+    }
 
     static func fetchOne(_ db: Database, id: TaskID) throws -> TaskItem? {
         let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM task WHERE id = ?")

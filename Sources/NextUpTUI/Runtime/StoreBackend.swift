@@ -8,6 +8,8 @@ public final class StoreBackend: TaskBackend {
     public let store: TaskStore
     /// The filter's words are matched in memory while they are typed.
     private let narrowing = TitleNarrowing()
+    /// The last plain listing, which the next one is brought up to date from.
+    private var lists: TaskStore.Lists?
     /// Names for replicas that are not machines (the phone's), which the
     /// history shows beside ``MachineNames``.
     private let otherNames: [ReplicaID: String]
@@ -17,10 +19,16 @@ public final class StoreBackend: TaskBackend {
         self.otherNames = otherNames
     }
 
-    /// The store's listing for `query`; a filter with words is narrowed in
-    /// memory from the listing without them (``TitleNarrowing``, same result).
+    /// The store's listing for `query`: brought up to date from the last one
+    /// with the rows written since (``TaskStore/lists(sort:narrowing:keepDone:nowMillis:since:)``);
+    /// a filter with words or `cat:` is narrowed in memory from the listing
+    /// without them (``TitleNarrowing``, same result).
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        try narrowing.listIDs(store, query, nowMillis: nowMillis)
+        guard TitleNarrowing.base(of: query) == query else { return try narrowing.listIDs(store, query, nowMillis: nowMillis) }
+        let fresh = try store.lists(sort: query.sort, narrowing: TaskStore.ListNarrowing(query.filter, today: query.today),
+                                    keepDone: query.keepDone, nowMillis: nowMillis, since: lists)
+        lists = fresh
+        return (fresh.nextUp, fresh.backlog)
     }
 
     /// Reads the listing the filter narrows from (``TitleNarrowing/prepare(_:_:nowMillis:)``).

@@ -17,10 +17,10 @@ import NextUpStore
 /// with the Backlog ranked as at the base's reading. The base is read again
 /// whenever anything was written to the store since
 /// (``TaskStore/writeMark()``: other processes, this UI, the sync engine)
-/// and whenever the rest of the query changes. A query without words or
-/// `cat:` is the store's plain listing, read as it always was (ids only,
-/// ranked at the current time); the base is read when the filter's prompt
-/// opens (``prepare(_:_:nowMillis:)``) or at the first key that needs it.
+/// and whenever the rest of the query changes. It is asked only for a query
+/// with words or `cat:` (``StoreBackend`` lists any other itself); the base is
+/// read when the filter's prompt opens (``prepare(_:_:nowMillis:)``) or at the
+/// first key that needs it.
 final class TitleNarrowing {
     typealias Lists = (nextUp: [TaskStore.FoldedTask], backlog: [TaskStore.FoldedTask])
 
@@ -35,13 +35,7 @@ final class TitleNarrowing {
     private var last: (filter: ListFilter, lists: Lists)?
 
     func listIDs(_ store: TaskStore, _ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
-        let baseQuery = Self.base(of: query)
-        guard baseQuery.filter != query.filter else {
-            // Nothing to narrow: the plain listing, ids only.
-            return try store.listIDs(sort: query.sort, narrowing: TaskStore.ListNarrowing(query.filter, today: query.today),
-                                     keepDone: query.keepDone, nowMillis: nowMillis)
-        }
-        let base = try readBase(store, baseQuery, nowMillis: nowMillis)
+        let base = try readBase(store, Self.base(of: query), nowMillis: nowMillis)
         let from = last.flatMap { query.filter.narrows($0.filter) ? $0.lists : nil } ?? base.lists
         let filter = query.filter
         let words = filter.foldedWords
