@@ -2,6 +2,7 @@ import Foundation
 import NextUpCore
 @testable import NextUpStore
 import NextUpTestSupport
+import Synchronization
 import Testing
 @testable import NextUpBridge
 
@@ -159,7 +160,8 @@ import Testing
     /// file the bridge has not read: a normal cycle leaves the file's change
     /// alone, a full one takes it.
     @Test func aFileWhoseStampStandsIsNotReadAgainAndAFullCycleReadsIt() throws {
-        let (store, bridge) = try open()
+        let (store, _) = try open()
+        let bridge = VdirBridge(store: store, folder: vdir, afterReading: nil, fileClock: { .max / 2 })
         let task = try triaged(store, "Call the plumber")
         _ = try bridge.cycle()
         let name = "\(task.id.rawValue).ics"
@@ -183,6 +185,46 @@ import Testing
         #expect(try store.task(task.id)?.title == "Call the plumber today")
         #expect(try bridge.cycle(readAll: true).updated == 1)
         #expect(try store.task(task.id)?.title == "Plumber: Tuesday")
+    }
+
+    /// A file changed less than one tick of the file system's clock before
+    /// the bridge's stat may be rewritten in place, to the same size,
+    /// without its stat moving: its stamp is not remembered until it is
+    /// older, so a phone's same-size rewrite just after the bridge's own
+    /// write is read and taken (shown with the clock at the file's time,
+    /// then a tick later).
+    @Test func aStampYoungerThanATickIsNotTrustedSoASameSizeRewriteIsTaken() throws {
+        let (store, _) = try open()
+        let task = try triaged(store, "Call Anna")
+        let name = "\(task.id.rawValue).ics"
+        let path = vdir.appendingPathComponent(name).path
+        let fileTime = Mutex<Int64>(0)
+        let bridge = VdirBridge(store: store, folder: vdir, afterReading: nil, fileClock: { fileTime.withLock { $0 } })
+        fileTime.withLock { $0 = .max / 2 }
+        _ = try bridge.cycle()
+        // The bridge writes the file; its stat says it changed just now.
+        _ = try store.edit(task.id, set: [(.title, .string("Call Bert"))])
+        let written = try #require(FileStamp(path: path))
+        fileTime.withLock { $0 = max(written.modified, written.changed) }
+        _ = try bridge.cycle()
+        let key = try #require(try bridge.vdirKey(create: false))
+        let now = try #require(FileStamp(path: path))
+        fileTime.withLock { $0 = max(now.modified, now.changed) }
+        #expect(try store.bridgeItems(vdir: key)[task.vtodoUID]?.stamp == nil)
+        // A phone rewrites it in place, same size: taken, whatever its stat says.
+        let text = try read(name)
+        let phone = text.replacingOccurrences(of: "SUMMARY:Call Bert", with: "SUMMARY:Call Cora")
+        #expect(phone.utf8.count == text.utf8.count && phone != text)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data(phone.utf8))
+        try handle.close()
+        #expect(try bridge.cycle().updated == 1)
+        #expect(try store.task(task.id)?.title == "Call Cora")
+        // A tick later the stamp is remembered: an unchanged file is not read.
+        fileTime.withLock { $0 = .max / 2 }
+        _ = try store.edit(task.id, set: [(.title, .string("Call Dana"))])
+        _ = try bridge.cycle()
+        #expect(try store.bridgeItems(vdir: key)[task.vtodoUID]?.stamp == FileStamp(path: path)?.stored)
     }
 
     /// A client that writes a file after the bridge looked at it and before
@@ -211,7 +253,8 @@ import Testing
     /// Memories from before stamps (or a touched file) are read as before;
     /// their new stamps are saved only with a cycle that writes anyway.
     @Test func missingStampsAreRecordedOnlyWhenTheCycleWritesAnyway() throws {
-        let (store, bridge) = try open()
+        let (store, _) = try open()
+        let bridge = VdirBridge(store: store, folder: vdir, afterReading: nil, fileClock: { .max / 2 })
         let task = try triaged(store, "Water the plants")
         let other = try triaged(store, "Feed the cat")
         _ = try bridge.cycle()

@@ -85,9 +85,10 @@ public final class VdirBridge: Sendable {
         self.init(store: store, folder: folder, zone: zone, afterReading: nil)
     }
 
-    init(store: TaskStore, folder: URL, zone: LocalZone = .system, afterReading: (@Sendable () -> Void)?) {
+    init(store: TaskStore, folder: URL, zone: LocalZone = .system, afterReading: (@Sendable () -> Void)?,
+         fileClock: @escaping @Sendable () -> Int64 = VdirFolder.systemClock) {
         self.store = store
-        self.folder = VdirFolder(url: folder)
+        self.folder = VdirFolder(url: folder, clock: fileClock)
         self.zone = zone
         self.afterReading = afterReading
         lock = try? StoreLock(folder: store.location.folder, name: Self.lockFileName)
@@ -231,8 +232,8 @@ struct BridgeCycle {
             }
             // Stat first, read second: a write after the stat moves the
             // stamp on, so the next cycle reads the file again.
-            let stamp = folder.stamp(name)
-            seenStamps[name] = stamp
+            let (seen, stamp) = folder.stamps(name)
+            seenStamps[name] = seen
             if !readAll, let known, let item = items[known], item.lastSeen != nil, let stamp, item.stamp == stamp.stored {
                 fileOf[known] = name
                 continue
@@ -564,7 +565,7 @@ struct BridgeCycle {
             item.file = name
             item.hash = SHA1.hex(bytes)
             item.gone = false
-            item.stamp = folder.stamp(name)?.stored
+            item.stamp = folder.stamps(name).kept?.stored
             item.written = Array((item.written + [bytes]).suffix(BridgeItem.writtenKept))
             item.checked = task.modified.rawValue
             items[uid] = item

@@ -10,9 +10,25 @@ public struct VdirFolder: Sendable {
     /// `url`'s path, made once rather than a URL per file name.
     private let path: String
 
+    /// The clock file times are compared with (ns since the epoch; tests
+    /// drive it).
+    let clock: @Sendable () -> Int64
+
     public init(url: URL) {
+        self.init(url: url, clock: Self.systemClock)
+    }
+
+    init(url: URL, clock: @escaping @Sendable () -> Int64) {
         self.url = url.standardizedFileURL
         path = self.url.path
+        self.clock = clock
+    }
+
+    /// The system's real-time clock, in ns since the epoch.
+    static let systemClock: @Sendable () -> Int64 = {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// One `.ics` file read, or why it was not.
@@ -43,6 +59,15 @@ public struct VdirFolder: Sendable {
 
     /// The ``FileStamp`` of `name`, or nil when it cannot be had.
     public func stamp(_ name: String) -> FileStamp? { FileStamp(path: path + "/" + name) }
+
+    /// The stamp of `name` and the part of it worth remembering: nil while
+    /// the file is younger than one ``FileStamp/tick`` (a write in place of
+    /// the same size could follow unseen), so the next cycle reads it again.
+    public func stamps(_ name: String) -> (seen: FileStamp?, kept: FileStamp?) {
+        let now = clock()
+        let stamp = stamp(name)
+        return (stamp, stamp.flatMap { $0.isSettled(at: now) ? $0 : nil })
+    }
 
     /// The bytes of `name`, unless it is larger than `limit`.
     public func read(_ name: String, limit: Int) -> Read {
