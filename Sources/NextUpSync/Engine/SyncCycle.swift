@@ -77,28 +77,32 @@ public final class SyncCycle: Sendable {
 
     /// Runs a whole cycle.
     ///
+    /// - Parameter merged: called once, on this thread, when the download has
+    ///   merged remote changes and committed them, before the upload and the
+    ///   housekeeping (so a screen can show them without waiting for those).
     /// - Throws: ``PeerFolderError`` when the folder is missing or unusable,
     ///   ``StoreError`` when the store fails. Damaged peer files never throw.
-    public func run(full: Bool = false, adoptFolder: Bool = false) throws -> SyncReport {
+    public func run(full: Bool = false, adoptFolder: Bool = false, merged: () -> Void = {}) throws -> SyncReport {
         var none: ReconcileProgress?
-        return try perform(download: true, full: full, adoptFolder: adoptFolder, alongside: &none)
+        return try perform(download: true, full: full, adoptFolder: adoptFolder, alongside: &none, merged: merged)
     }
 
     /// Runs an incremental cycle while a reconcile is in progress
     /// (``reconcileSlice(_:)``): what it reads of the logs the reconcile
     /// follows is added to `progress`, so that the reconcile's re-publish of
     /// what a log lost knows every change the log holds.
-    public func run(alongside progress: inout ReconcileProgress) throws -> SyncReport {
-        try run(alongside: &progress, finishing: false)
+    /// `merged` as in ``run(full:adoptFolder:merged:)``.
+    public func run(alongside progress: inout ReconcileProgress, merged: () -> Void = {}) throws -> SyncReport {
+        try run(alongside: &progress, finishing: false, merged: merged)
     }
 
     /// With `finishing`: the reconcile's last step (``reconcileSlice(_:)``).
-    func run(alongside progress: inout ReconcileProgress, finishing: Bool) throws -> SyncReport {
+    func run(alongside progress: inout ReconcileProgress, finishing: Bool, merged: () -> Void = {}) throws -> SyncReport {
         // Moved, not copied: a copy would make the next insert copy every set of keys.
         var tracked: ReconcileProgress? = ReconcileProgress()
         swap(&tracked!, &progress)
         defer { swap(&tracked!, &progress) }
-        return try perform(download: true, full: false, adoptFolder: false, alongside: &tracked, finishing: finishing)
+        return try perform(download: true, full: false, adoptFolder: false, alongside: &tracked, finishing: finishing, merged: merged)
     }
 
     /// Publishes local changes to this replica's log without reading the
@@ -113,11 +117,13 @@ public final class SyncCycle: Sendable {
     ///   - finishing: this cycle is the reconcile's last step (its slices are
     ///     done): it does what only a full cycle does, with what the slices
     ///     found, and its report is the whole reconcile's.
+    ///   - merged: called when the download merged anything, before the upload.
     private func perform(download: Bool, full: Bool, adoptFolder: Bool, alongside progress: inout ReconcileProgress?,
-                         finishing wanted: Bool = false) throws -> SyncReport {
+                         finishing wanted: Bool = false, merged: () -> Void = {}) throws -> SyncReport {
         try folder.checkAvailable()
         let finishing = wanted && progress?.slicesDone == true
         var report = finishing ? progress!.report : SyncReport()
+        let mergedBefore = report.merged
         var me = try storage.replicaID()
         let listing = try folder.list()
         let byName = Dictionary(listing.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -199,6 +205,8 @@ public final class SyncCycle: Sendable {
                 }
             }
         }
+
+        if report.merged > mergedBefore { merged() }
 
         if finishing {
             // The logs the reconcile read whole, unless re-read above.

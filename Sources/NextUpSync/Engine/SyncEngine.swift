@@ -30,7 +30,9 @@ import Synchronization
 ///   called on those background threads (so it must be thread-safe, and must
 ///   not call ``stop()``): ``Event/storeFolderChanged``
 ///   and ``Event/peerFolderChanged`` before the cycle a change causes (so a UI
-///   listening here needs no watcher of its own), ``Event/syncFinished(changedStore:)``
+///   listening here needs no watcher of its own), ``Event/merged`` as soon as
+///   a cycle's merge of remote changes has committed (before it uploads or
+///   tidies up), ``Event/syncFinished(changedStore:)``
 ///   after a cycle that merged remote changes, uploaded local ones (a local
 ///   commit, maybe by another process, happened), or changed the ``status``,
 ///   and ``Event/statusChanged`` when the watcher fails or recovers (the
@@ -67,6 +69,10 @@ public final class SyncEngine: Sendable {
         case storeFolderChanged
         /// The peer folder changed; sent before the cycle the change causes.
         case peerFolderChanged
+        /// A background cycle merged remote changes and committed them; sent
+        /// at once, before the cycle's upload and housekeeping (its
+        /// ``syncFinished(changedStore:)`` follows when it ends).
+        case merged
         /// A cycle ended that changed the store (`changedStore`: merged or
         /// uploaded) or the ``status``.
         case syncFinished(changedStore: Bool)
@@ -226,7 +232,7 @@ public final class SyncEngine: Sendable {
         start(onEvent: { event in
             switch event {
             case .syncFinished, .statusChanged: onChange()
-            case .storeFolderChanged, .peerFolderChanged: break
+            case .storeFolderChanged, .peerFolderChanged, .merged: break
             }
         })
     }
@@ -321,7 +327,9 @@ public final class SyncEngine: Sendable {
         var changedStore = false
         do {
             let report = try runLocked(lockTimeout: 60, fullCycle: false, readsPeers: true) {
-                self.withCompanion(progress == nil ? try self.cycle.run() : try self.cycle.run(alongside: &progress!))
+                let merged = { onEvent(.merged) }
+                return self.withCompanion(progress == nil ? try self.cycle.run(merged: merged)
+                                                          : try self.cycle.run(alongside: &progress!, merged: merged))
             }
             // Uploading means a local commit happened (maybe by another
             // process): worth a reload as much as a merge is.

@@ -19,7 +19,7 @@ public struct SyncOptions: Sendable, Equatable {
     /// (``SyncCycle/reconcileSlice(_:)``): the engine releases the store and
     /// the sync lock after each slice, so a peer's new change waits for at
     /// most one slice.
-    public var reconcileSliceRecords: Int = 5_000
+    public var reconcileSliceRecords: Int = 1_000
     /// How often the background sync stat-polls the peer folder (for network
     /// file systems, where inotify sees nothing).
     public var pollIntervalMillis: Int64 = 3_000
@@ -46,7 +46,7 @@ public struct SyncOptions: Sendable, Equatable {
     }()
 
     public init(compactionMinimumBytes: Int64 = 4 * 1024 * 1024, compactionFactor: Int64 = 4, uploadBatch: Int = 20_000, mergeBatch: Int = 500, pollIntervalMillis: Int64 = 3_000,
-                retireLogsAfterMillis: Int64 = 180 * 86_400_000, reconcileSliceRecords: Int = 5_000) {
+                retireLogsAfterMillis: Int64 = 180 * 86_400_000, reconcileSliceRecords: Int = 1_000) {
         self.reconcileSliceRecords = max(1, reconcileSliceRecords)
         self.retireLogsAfterMillis = retireLogsAfterMillis
         self.mergeBatch = max(1, mergeBatch)

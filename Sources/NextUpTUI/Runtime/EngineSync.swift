@@ -17,6 +17,8 @@ final class EngineSync: SyncSource, Sendable {
             switch event {
             case .storeFolderChanged: post(.storeChanged)
             case .peerFolderChanged: post(.peerFolderChanged)
+            // Merged: shown at once, while the cycle goes on uploading.
+            case .merged: post(.syncFinished(changedStore: true))
             case .syncFinished(let changedStore): post(.syncFinished(changedStore: changedStore))
             case .statusChanged:
                 post(.watchProblem(engine.status.watchProblem))

@@ -7,6 +7,29 @@ import Testing
 
 /// The sync cycle over the fakes: what each step of DESIGN.md §5 promises.
 @Suite struct SyncCycleTests {
+    @Test func theMergeIsAnnouncedOnceCommittedAndBeforeTheUpload() throws {
+        let folder = InMemoryPeerFolder()
+        let a = FakeReplica(folder: folder), b = FakeReplica(folder: folder)
+        try a.sync(); try b.sync()
+        let remote = a.add("Made on A")
+        try a.sync()
+        let local = b.add("Made on B")
+        let ownLog = LogFormat.fileName(for: try b.storage.replicaID())
+        let logBefore = try folder.info(ownLog)?.size
+        var announced: [(merged: Bool, uploaded: Bool)] = []
+        let report = try b.cycle.run(merged: {
+            announced.append((b.storage.task(remote) != nil, try! folder.info(ownLog)?.size != logBefore))
+        })
+        #expect(announced.count == 1)
+        #expect(announced.first?.merged == true, "the merged task is in the store")
+        #expect(announced.first?.uploaded == false, "the local change is not uploaded yet")
+        #expect(report.uploaded > 0 && a.storage.task(local) == nil)
+        // A cycle that merges nothing announces nothing.
+        var again = 0
+        _ = try b.cycle.run(merged: { again += 1 })
+        #expect(again == 0)
+    }
+
     @Test func aTaskMadeOnOneReplicaArrivesWithEveryFieldAndVersion() throws {
         let folder = InMemoryPeerFolder()
         let a = FakeReplica(folder: folder), b = FakeReplica(folder: folder)

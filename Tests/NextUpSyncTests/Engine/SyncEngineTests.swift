@@ -29,6 +29,32 @@ import Testing
         #expect(b.engine.status.lastError == nil)
     }
 
+    @Test func aPeersChangeIsAnnouncedAsSoonAsItIsMergedBeforeTheCycleEnds() throws {
+        let peer = try TemporaryFolder("peer")
+        let a = try StoreReplica(peer: peer.url), b = try StoreReplica(peer: peer.url)
+        try a.engine.syncOnce()
+        try b.engine.syncOnce()
+        let events = EventLog()
+        let seenAtMerge = Mutex<(stored: Bool, cycleRunning: Bool)?>(nil)
+        let task = try a.store.add(TaskDraft(title: "Made on A"))
+        let store = b.store, engine = b.engine
+        engine.start(onEvent: { event in
+            if event == .merged {
+                let stored = (try? store.task(task.id)) != nil
+                seenAtMerge.withLock { $0 = $0 ?? (stored, engine.status.isSyncing) }
+            }
+            events.append(event)
+        })
+        defer { b.engine.stop() }
+        try a.engine.syncOnce()
+        #expect(eventually(within: 30) { seenAtMerge.withLock { $0 } != nil })
+        #expect(seenAtMerge.withLock { $0 }?.stored == true, "committed before it is announced")
+        #expect(seenAtMerge.withLock { $0 }?.cycleRunning == true, "announced before the cycle ends")
+        #expect(eventually { events.all.contains(.syncFinished(changedStore: true)) })
+        let all = events.all
+        #expect(all.firstIndex(of: .merged)! < all.lastIndex(of: .syncFinished(changedStore: true))!)
+    }
+
     @Test func anIdleEngineDoesNotWakeItselfUp() throws {
         let peer = try TemporaryFolder("peer")
         let time = ManualMonotonicClock()
