@@ -70,19 +70,26 @@ public enum TerminalWidth {
     }
 
     /// The longest prefix that fits in `cells`, with `…` as its last cell when
-    /// text had to be cut. Never splits a character.
+    /// text had to be cut. Never splits a character. Reads text only as far
+    /// as it must: one cell a byte for printable ASCII, else up to the first
+    /// character past `cells`.
     public static func truncate(_ text: String, to cells: Int) -> String {
         guard cells > 0 else { return "" }
-        if width(of: text) <= cells { return text }
-        var out = ""
+        if let ascii = printableASCIICount(text) {
+            if ascii <= cells { return text }
+            return String(decoding: text.utf8.prefix(cells - 1), as: UTF8.self) + "…"
+        }
         var used = 0
+        var kept: Int?  // UTF-8 bytes of the prefix that fits in cells - 1
+        var bytes = 0
         for c in text {
             let w = width(of: c)
-            if used + w > cells - 1 { break }
-            out.append(c)
+            if kept == nil, used + w > cells - 1 { kept = bytes }
             used += w
+            if used > cells, let kept { return String(decoding: text.utf8.prefix(kept), as: UTF8.self) + "…" }
+            bytes += c.utf8.count
         }
-        return out + "…"
+        return text
     }
 
     /// `text` truncated or padded with spaces to exactly `cells` cells.
