@@ -146,6 +146,10 @@ def in_turn(ctx, argv_for, runs, out, theirs):
     side stopped, if it did)."""
     mine, their, tw_error = [], [], None
     for i in range(ctx.warmup + runs):
+        # The other tool's writes reach the disk before a timed run, so a
+        # commit's fsync does not wait for them (a person's command does not
+        # follow a Taskwarrior run by a millisecond).
+        os.sync()
         s = ctx.run(argv_for(i), stdout=out)
         if not s.ok:
             return [s], their, tw_error
@@ -153,6 +157,7 @@ def in_turn(ctx, argv_for, runs, out, theirs):
             mine.append(s)
         if theirs and tw_error is None:
             _, tw_argv_for, tw_env_for = theirs
+            os.sync()
             t = ctx.run(tw_argv_for(i), env=tw_env_for(i), stdout=out + ".task")
             if not t.ok:
                 tw_error = "> cap" if t.timed_out else "exit %d: %s" % (t.code, t.stderr[:120])
