@@ -69,7 +69,8 @@ class Taskwarrior:
     def pair(self, name, n, data_path, main, plan):
         """Taskwarrior's command for nextup's `name` at size n: (label,
         argv_for(i), env_for(i)). `main` is the data folder the last import
-        left; `data_path` the tasks in Taskwarrior's import form."""
+        left; `data_path` the tasks in Taskwarrior's import form. None for a row
+        Taskwarrior has no like of."""
         t = self.task
         free = plan["free_ids"]
         if name == "import":
@@ -90,6 +91,8 @@ class Taskwarrior:
             "done": ("task UUID done", lambda i: [t, free[1 + i], "done"]),
             "undo": ("task undo", lambda i: [t, "undo"]),
         }
+        if name not in table:  # a row Taskwarrior has no like of (a series' done)
+            return None
         label, argv_for = table[name]
         env = self.env_for(main)
         return label, argv_for, lambda i: env
