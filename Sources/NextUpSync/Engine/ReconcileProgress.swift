@@ -1,6 +1,6 @@
 import NextUpCore
 
-/// How far a full reconcile run in slices has got (``SyncCycle/reconcileSlice(_:)``):
+/// How far a full reconcile run in slices has got (``SyncCycle/reconcileSlice(_:merged:)``):
 /// what the background engine keeps between slices, so that incremental
 /// cycles — a peer's new lines — run between them instead of waiting for the
 /// whole reconcile.

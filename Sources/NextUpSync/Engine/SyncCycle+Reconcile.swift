@@ -32,9 +32,11 @@ import NextUpCore
 extension SyncCycle {
     /// Runs one slice of a full reconcile.
     ///
+    /// - Parameter merged: called as in ``run(full:adoptFolder:merged:)``
+    ///   when the last slice's incremental step merges new lines.
     /// - Returns: nil while slices remain; the whole reconcile's report from
     ///   the slice that finished it (``ReconcileProgress/isFinished`` is then set).
-    public func reconcileSlice(_ progress: inout ReconcileProgress) throws -> SyncReport? {
+    public func reconcileSlice(_ progress: inout ReconcileProgress, merged: () -> Void = {}) throws -> SyncReport? {
         precondition(!progress.isFinished, "a finished reconcile has no more slices")
         try folder.checkAvailable()
         let me = try storage.replicaID()
@@ -68,7 +70,7 @@ extension SyncCycle {
         }
         guard progress.slicesDone else { return nil }
 
-        let whole = try run(alongside: &progress, finishing: true)
+        let whole = try run(alongside: &progress, finishing: true, merged: merged)
         progress.isFinished = true
         return whole
     }

@@ -51,7 +51,7 @@ import NextUpStore
 /// nothing new writes nothing.
 ///
 /// A full cycle can also be run in slices with incremental cycles between
-/// them, ending in the same state (``reconcileSlice(_:)``, in
+/// them, ending in the same state (``reconcileSlice(_:merged:)``, in
 /// `SyncCycle+Reconcile.swift`): what the background engine does at start-up.
 public final class SyncCycle: Sendable {
     public let storage: any SyncStorage
@@ -88,7 +88,7 @@ public final class SyncCycle: Sendable {
     }
 
     /// Runs an incremental cycle while a reconcile is in progress
-    /// (``reconcileSlice(_:)``): what it reads of the logs the reconcile
+    /// (``reconcileSlice(_:merged:)``): what it reads of the logs the reconcile
     /// follows is added to `progress`, so that the reconcile's re-publish of
     /// what a log lost knows every change the log holds.
     /// `merged` as in ``run(full:adoptFolder:merged:)``.
@@ -96,7 +96,7 @@ public final class SyncCycle: Sendable {
         try run(alongside: &progress, finishing: false, merged: merged)
     }
 
-    /// With `finishing`: the reconcile's last step (``reconcileSlice(_:)``).
+    /// With `finishing`: the reconcile's last step (``reconcileSlice(_:merged:)``).
     func run(alongside progress: inout ReconcileProgress, finishing: Bool, merged: () -> Void = {}) throws -> SyncReport {
         // Moved, not copied: a copy would make the next insert copy every set of keys.
         var tracked: ReconcileProgress? = ReconcileProgress()

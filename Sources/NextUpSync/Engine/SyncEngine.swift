@@ -20,7 +20,7 @@ import Synchronization
 /// - The background sync starts with a full reconcile that never holds live
 ///   changes back: the first cycle is an incremental one (what is new in the
 ///   peer logs, on screen at once), then the reconcile runs in slices
-///   (``SyncCycle/reconcileSlice(_:)``, ``SyncOptions/reconcileSliceRecords``
+///   (``SyncCycle/reconcileSlice(_:merged:)``, ``SyncOptions/reconcileSliceRecords``
 ///   records each), every slice taking and releasing the locks on its own.
 ///   A cycle that a change calls for while the reconcile is under way runs
 ///   before the next slice, so a peer's change waits for at most one slice.
@@ -371,7 +371,7 @@ public final class SyncEngine: Sendable {
         var failed = false
         do {
             whole = try runLocked(lockTimeout: 60, fullCycle: true, readsPeers: true, slice: true) {
-                try self.cycle.reconcileSlice(&progress)
+                try self.cycle.reconcileSlice(&progress, merged: { onEvent(.merged) })
             }
         } catch {
             // Recorded in the status by runLocked; the next cycle starts a new reconcile.

@@ -16,7 +16,7 @@ public struct SyncOptions: Sendable, Equatable {
     /// the store is held for the whole read.
     public var wholeLogInOneTransaction = false
     /// Records read per slice of the background engine's start-up reconcile
-    /// (``SyncCycle/reconcileSlice(_:)``): the engine releases the store and
+    /// (``SyncCycle/reconcileSlice(_:merged:)``): the engine releases the store and
     /// the sync lock after each slice, so a peer's new change waits for at
     /// most one slice.
     public var reconcileSliceRecords: Int = 1_000

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 @testable import NextUpSync
 
-/// The start-up reconcile in slices (``SyncCycle/reconcileSlice(_:)``): it
+/// The start-up reconcile in slices (``SyncCycle/reconcileSlice(_:merged:)``): it
 /// ends where one full cycle ends, and a peer's change that arrives while it
 /// runs is merged before it ends.
 @Suite struct ReconcileSliceTests {

@@ -52,7 +52,9 @@ import Testing
         #expect(seenAtMerge.withLock { $0 }?.cycleRunning == true, "announced before the cycle ends")
         #expect(eventually { events.all.contains(.syncFinished(changedStore: true)) })
         let all = events.all
-        #expect(all.firstIndex(of: .merged)! < all.lastIndex(of: .syncFinished(changedStore: true))!)
+        let firstMerged = try #require(all.firstIndex(of: .merged))
+        let lastFinished = try #require(all.lastIndex(of: .syncFinished(changedStore: true)))
+        #expect(firstMerged < lastFinished)
     }
 
     @Test func anIdleEngineDoesNotWakeItselfUp() throws {
