@@ -488,6 +488,10 @@ def scenario_latency(cluster, results, samples):
     tmux = Tmux(f"nextup-latency-{os.getpid()}")
     try:
         for r in (a, b):
+            # The other machine's changes were looked at (`changes` marks them
+            # seen), so the TUI opens without its "while you were away" summary,
+            # which would take the first key.
+            r.run("changes")
             tmux.open_tui(r.name, r, height=40)
             wait_for(f"the TUI of {r.name}", lambda r=r: "latency probe" in tmux.screen(r.name)
                      or "Backlog" in tmux.screen(r.name), 60)
