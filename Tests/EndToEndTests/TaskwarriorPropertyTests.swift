@@ -78,7 +78,7 @@ import Testing
     func makeDatabase(_ side: TaskwarriorSide, _ rng: inout SplitMix) throws {
         var tasks: [[String: Any]] = []
         for n in 0..<Int(5 + rng.next() % 5) {
-            var o: [String: Any] = ["uuid": UUID().uuidString.lowercased(), "description": phrase(&rng) + " \(n)",
+            var o: [String: Any] = ["uuid": uuid(&rng), "description": phrase(&rng) + " \(n)",
                                     "entry": date(&rng, days: -400 ... -200), "status": "pending"]
             o["modified"] = o["entry"]
             switch rng.next() % 6 {
@@ -117,11 +117,25 @@ import Testing
         }
     }
 
+    /// A uuid drawn from the seed, so that a failing run replays.
+    func uuid(_ rng: inout SplitMix) -> String {
+        let (a, b) = (rng.next(), rng.next())
+        let hex = String(format: "%016llx%016llx", a, b)
+        return UUID(uuidString: hex.enumerated().map { ([8, 12, 16, 20].contains($0.offset) ? "-" : "") + String($0.element) }.joined())!
+            .uuidString.lowercased()
+    }
+
+    /// The order edits pick tasks in: by text and place in a series, not by
+    /// the uuids Taskwarrior draws itself, so that a seed replays.
+    func replayOrder(_ task: [String: Any], _ text: String) -> String {
+        "\(task[text] ?? "")|\(task["imask"] ?? task["occurrence"] ?? "")|\(task["status"] ?? "")|\(task["done"] ?? "")"
+    }
+
     // MARK: The edits
 
     /// A few random edits in Taskwarrior; what they were, for the message.
     func editTaskwarrior(_ side: TaskwarriorSide, _ rng: inout SplitMix) throws -> [String] {
-        let tasks = try side.taskwarriorTasks().values.filter { $0["status"] as? String != "recurring" }.sorted { "\($0["uuid"]!)" < "\($1["uuid"]!)" }
+        let tasks = try side.taskwarriorTasks().values.filter { $0["status"] as? String != "recurring" }.sorted { replayOrder($0, "description") < replayOrder($1, "description") }
         var done: [String] = []
         for _ in 0..<Int(1 + rng.next() % 3) {
             guard let task = tasks.randomElement(using: &rng) else { break }
@@ -149,7 +163,7 @@ import Testing
 
     /// A few random edits in nextup; what they were, for the message.
     func editNextup(_ side: TaskwarriorSide, _ rng: inout SplitMix) throws -> [String] {
-        let tasks = try side.nextupTasks().values.filter { $0["deleted"] as? Bool == false || rng.next() % 2 == 0 }.sorted { "\($0["id"]!)" < "\($1["id"]!)" }
+        let tasks = try side.nextupTasks().values.filter { $0["deleted"] as? Bool == false || rng.next() % 2 == 0 }.sorted { replayOrder($0, "title") < replayOrder($1, "title") }
         var done: [String] = []
         for _ in 0..<Int(1 + rng.next() % 3) {
             guard let task = tasks.randomElement(using: &rng), let id = task["id"] as? String else { break }

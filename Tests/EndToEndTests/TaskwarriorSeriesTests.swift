@@ -147,4 +147,36 @@ import Testing
             }
         }
     }
+
+    /// An instance edited alone in Taskwarrior (`recurrence.confirmation=no`)
+    /// keeps the edit to itself through a trip; an edit made in nextup is the
+    /// series' and reaches the template, field by field (CI seed 14848189089838807095).
+    @Test func anInstanceEditedAloneInTaskwarriorLeavesItsTemplate() throws {
+        let side = TaskwarriorSide(scratch: scratch)
+        try side.task("add", "Weekly review", "due:2026-12-01", "recur:weekly")
+        try side.task("list")
+        try side.toNextup()
+        try side.toTaskwarrior()
+        func template() throws -> [String: Any] {
+            try #require(try side.taskwarriorTasks().values.first { $0["status"] as? String == "recurring" })
+        }
+        let instance = try #require(try instances(side, "Weekly review")[0]?["uuid"] as? String)
+        // Taskwarrior's `modified` counts whole seconds: its edit is newer
+        // than what nextup wrote only from the next second on.
+        let second = Date().timeIntervalSince1970.rounded(.down)
+        while Date().timeIntervalSince1970 < second + 1 { usleep(5_000) }
+        try side.task("uuid:\(instance)", "modify", "+Work", "priority:H")
+        try side.toNextup()
+        try side.toTaskwarrior()
+        var shared = try template()
+        #expect(shared["tags"] == nil && shared["priority"] == nil, "\(shared)")
+        #expect(try instances(side, "Weekly review")[0]?["tags"] as? [String] == ["Work"])
+
+        let id = try #require(try occurrences(side, "Weekly review").values.first?["id"] as? String)
+        #expect(try side.nextup.run("edit", id, "--tag", "home").status == 0)
+        try side.toTaskwarrior()
+        shared = try template()
+        #expect(Set(shared["tags"] as? [String] ?? []) == ["Work", "home"], "\(shared)")
+        #expect(shared["priority"] == nil, "nextup edited the tags only: the instance's own priority stays its own")
+    }
 }

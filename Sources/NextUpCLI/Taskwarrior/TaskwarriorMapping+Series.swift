@@ -62,10 +62,15 @@ extension TaskwarriorMapping {
         var template = keptTemplate ?? [:]
         let templateID = (template["uuid"] as? String) ?? id.rawValue
         if let word, let firstDue {
+            // A series field goes to the template only when nextup changed
+            // it on the live occurrence since Taskwarrior last wrote that
+            // instance: an edit of one instance in Taskwarrior stays its own.
             let liveObject = object(live, options)
-            for key in ["description", "project", "priority"] { template[key] = liveObject[key] }
-            let tags = (liveObject["tags"] as? [String] ?? []).filter { $0 != nextTag }
-            template["tags"] = tags.isEmpty ? nil : tags
+            let seen = keptTemplate == nil ? nil : keptValues(live)[TaskwarriorSeries.instanceKey] as? [String: Any]
+            for key in TaskwarriorSeries.seriesKeys where seen.map({ seriesValue($0, key) != seriesValue(liveObject, key) }) ?? true {
+                let tags = (liveObject["tags"] as? [String] ?? []).filter { $0 != nextTag }
+                template[key] = key == "tags" ? (tags.isEmpty ? nil : tags) : liveObject[key]
+            }
             template["uuid"] = templateID
             template["status"] = stopped ? "deleted" : "recurring"
             template["recur"] = word
@@ -118,6 +123,13 @@ extension TaskwarriorMapping {
             marks[number - 1] = t.isDone ? "+" : t.deleted ? "X" : open
         }
         return String(marks)
+    }
+
+    /// A series field of a Taskwarrior object, comparable across trips
+    /// (tags as a set, without `next`).
+    static func seriesValue(_ o: [String: Any], _ key: String) -> String {
+        guard key == "tags" else { return jsonText(o[key] ?? NSNull()) }
+        return jsonText((o["tags"] as? [String] ?? []).filter { $0 != nextTag }.sorted())
     }
 
     /// A task's rule; nil when it has none (never had, or stopped).

@@ -120,7 +120,14 @@ enum TaskwarriorMapping {
         r.setDefer(deferFrom.flatMap(unquoted).flatMap(TaskwarriorDate.parse).map { localDate($0, options).description })
         if let place {
             r.setSeries(rule: place.rule, occurrence: place.occurrence)
-            if let template = place.template { keep[TaskwarriorSeries.templateKey] = template }
+            if let template = place.template {
+                keep[TaskwarriorSeries.templateKey] = template
+                var seen: [String: String] = ["description": jsonString(t.description)]
+                if let priority = t.priority { seen["priority"] = jsonString(priority) }
+                if let project = t.project { seen["project"] = jsonString(project) }
+                if !t.tags.isEmpty { seen["tags"] = "[" + t.tags.map(jsonString).joined(separator: ",") + "]" }
+                keep[TaskwarriorSeries.instanceKey] = "{" + seen.sorted { $0.key < $1.key }.map { jsonString($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
+            }
             if !place.ahead.isEmpty {
                 keep[TaskwarriorSeries.aheadKey] = "{" + place.ahead.sorted { $0.key < $1.key }
                     .map { "\"\($0.key)\":" + jsonString($0.value) }.joined(separator: ",") + "}"
@@ -258,7 +265,7 @@ enum TaskwarriorMapping {
         let keptValues = keptValues(t)
         var o: [String: Any] = [:]
         let handled: Set<String> = ["status", "end", "priority", "project", "due", "start", "annotations", "tags", "description",
-                                    "wait", "scheduled", TaskwarriorSeries.templateKey, TaskwarriorSeries.aheadKey,
+                                    "wait", "scheduled", TaskwarriorSeries.templateKey, TaskwarriorSeries.aheadKey, TaskwarriorSeries.instanceKey,
                                     TaskwarriorSeries.occurrenceMarker, TaskwarriorSeries.ruleMarker]
         for (name, value) in keptValues where !handled.contains(name) { o[name] = value }
         // The defer date: the kept `wait` or `scheduled` while it still reads

@@ -45,6 +45,11 @@ struct TaskwarriorSeries {
     /// Kept attributes of an occurrence that are nextup's own, never written back as such.
     static let templateKey = "nextup_template"
     static let aheadKey = "nextup_ahead"
+    /// The series fields of an instance as Taskwarrior last wrote it, so
+    /// that the way back tells nextup's edits from that instance's own.
+    static let instanceKey = "nextup_instance"
+    /// The attributes a template shares with its instances.
+    static let seriesKeys = ["description", "project", "priority", "tags"]
 
     /// Templates made into series (no record of their own).
     private(set) var templates: Set<TaskID> = []
