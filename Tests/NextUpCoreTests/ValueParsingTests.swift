@@ -115,6 +115,18 @@ import Testing
             #expect(UUID(uuidString: made.rawValue)?.uuidString.lowercased() == made.rawValue)
         }
     }
+
+    @Test func idsOrderAsTheirTextAndHoldNoReferences() {
+        let edges = ["00000000-0000-0000-0000-000000000000", "00000009-0000-0000-0000-000000000000", "0000000a-0000-0000-0000-000000000000",
+                     "ffffffff-ffff-ffff-ffff-ffffffffffff", "ffffffff-ffff-ffff-0000-000000000001", "ffffffff-ffff-fffe-ffff-ffffffffffff"]
+        let ids = edges.compactMap(TaskID.init) + (0..<300).map { _ in TaskID.make() }
+        #expect(ids.count == 306)
+        #expect(ids.sorted().map(\.rawValue) == ids.map(\.rawValue).sorted())
+        #expect(Set(ids).count == Set(ids.map(\.rawValue)).count)
+        for id in ids { #expect(TaskID(id.rawValue) == id && id.short == String(id.rawValue.prefix(8))) }
+        // A list of ids is copied and freed without touching each id.
+        #expect(_isPOD(TaskID.self))
+    }
 }
 
 import Foundation

@@ -3,14 +3,44 @@ import Foundation
 /// The identity of a task: a UUID made once, at creation, on the device that
 /// created it, and never changed (DESIGN.md §1, §2).
 ///
-/// Always held in canonical lowercase form so that prefixes compare simply.
+/// Held as the UUID's 128 bits, so that a list of ids is copied and freed
+/// without touching each id; its text (``rawValue``) is always the canonical
+/// lowercase form, and ids order as that text does.
 public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let rawValue: String
+    /// The UUID's first and last 64 bits (the text's first and last 16 hex digits).
+    private let high: UInt64
+    private let low: UInt64
 
-    /// Accepts any UUID spelling; stores the canonical lowercase form.
+    /// Accepts any UUID spelling; ``rawValue`` is its canonical lowercase form.
     public init?(_ string: String) {
         guard let canonical = CanonicalUUID.lowercased(string) else { return nil }
-        self.rawValue = canonical
+        var high: UInt64 = 0, low: UInt64 = 0
+        var digits = 0
+        for byte in canonical.utf8 where byte != UInt8(ascii: "-") {
+            let value = UInt64(byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : byte &- UInt8(ascii: "a") &+ 10)
+            if digits < 16 { high = high << 4 | value } else { low = low << 4 | value }
+            digits += 1
+        }
+        self.high = high
+        self.low = low
+    }
+
+    /// The canonical text: 32 lowercase hex digits, hyphens after the 8th, 12th, 16th and 20th.
+    public var rawValue: String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
+            var at = 0
+            for digit in 0..<32 {
+                if digit == 8 || digit == 12 || digit == 16 || digit == 20 {
+                    buffer[at] = UInt8(ascii: "-")
+                    at += 1
+                }
+                let word = digit < 16 ? high : low
+                let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (digit % 16))) & 0xF
+                buffer[at] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+                at += 1
+            }
+            return at
+        }
     }
 
     /// The nil UUID: no task's identity (a new task's id is random), for a
@@ -27,5 +57,5 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The first eight characters, as shown in tables.
     public var short: String { String(rawValue.prefix(8)) }
 
-    public static func < (lhs: TaskID, rhs: TaskID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: TaskID, rhs: TaskID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 }
