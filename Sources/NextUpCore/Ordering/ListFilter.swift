@@ -171,7 +171,9 @@ public struct ListFilter: Equatable, Sendable {
     /// filter's ``foldedWords``). The TUI narrows its lists with it, so the
     /// rule stays here.
     public func titleMatches(folded title: String, words foldedWords: [String]) -> Bool {
-        foldedWords.allSatisfy { TextMatch.folded(title, contains: $0) }
+        // A native string's bytes are read in place, without a copy of the string.
+        title.utf8.withContiguousStorageIfAvailable { bytes in foldedWords.allSatisfy { TextMatch.folded(bytes, contains: $0) } }
+            ?? foldedWords.allSatisfy { TextMatch.folded(title, contains: $0) }
     }
 
     /// The category part of ``matches(_:today:)``: with `cat:`, only a task

@@ -31,30 +31,39 @@ final class TitleNarrowing {
     }
 
     private var base: Base?
-    /// The last filter narrowed from `base`, and its lists.
-    private var last: (filter: ListFilter, lists: Lists)?
+    /// The last filter narrowed from `base`, and the positions in the base's
+    /// lists of the tasks it kept.
+    private var last: (filter: ListFilter, nextUp: [Int], backlog: [Int])?
 
     func listIDs(_ store: TaskStore, _ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
         let base = try readBase(store, Self.base(of: query), nowMillis: nowMillis)
-        let from = last.flatMap { query.filter.narrows($0.filter) ? $0.lists : nil } ?? base.lists
+        let from = last.flatMap { query.filter.narrows($0.filter) ? (nextUp: $0.nextUp, backlog: $0.backlog) : nil }
         let filter = query.filter
         let words = filter.foldedWords
         var categoryPasses: [String?: Bool] = [:]
-        func narrow(_ list: [TaskStore.FoldedTask]) -> [TaskStore.FoldedTask] {
-            list.filter { task in
-                let passes: Bool
-                if let known = categoryPasses[task.category] {
-                    passes = known
-                } else {
-                    passes = filter.categoryMatches(task.category)
-                    categoryPasses[task.category] = passes
+        // The tasks are read in place: a task kept is a position, never a copy.
+        func narrow(_ list: [TaskStore.FoldedTask], among positions: [Int]?) -> [Int] {
+            list.withUnsafeBufferPointer { tasks in
+                func passes(_ i: Int) -> Bool {
+                    if filter.category != nil {
+                        let category = tasks[i].category
+                        if let known = categoryPasses[category] {
+                            if !known { return false }
+                        } else {
+                            let passes = filter.categoryMatches(category)
+                            categoryPasses[category] = passes
+                            if !passes { return false }
+                        }
+                    }
+                    return filter.titleMatches(folded: tasks[i].foldedTitle, words: words)
                 }
-                return passes && filter.titleMatches(folded: task.foldedTitle, words: words)
+                return positions.map { $0.filter(passes) } ?? tasks.indices.filter(passes)
             }
         }
-        let lists = (nextUp: narrow(from.nextUp), backlog: narrow(from.backlog))
-        last = (filter, lists)
-        return (lists.nextUp.map(\.id), lists.backlog.map(\.id))
+        let nextUp = narrow(base.lists.nextUp, among: from?.nextUp)
+        let backlog = narrow(base.lists.backlog, among: from?.backlog)
+        last = (filter, nextUp, backlog)
+        return (nextUp.map { base.lists.nextUp[$0].id }, backlog.map { base.lists.backlog[$0].id })
     }
 
     /// Reads the base `query` would be narrowed from, unless it is at hand
