@@ -95,7 +95,9 @@ public enum TaskOrdering {
         // One pass over `ranked`, merging `placed` in.
         var next = placed.startIndex
         var nextScore = placed.first.map(score) ?? 0
-        for key in ranked where removed.isEmpty || !removed.contains(key.id) {
+        // A few removed tasks (a write's) are compared with each key rather than hashed.
+        let few = removed.count <= 8 ? Array(removed) : nil
+        for key in ranked where removed.isEmpty || !(few.map { $0.contains(key.id) } ?? removed.contains(key.id)) {
             while next < placed.endIndex, precedes(placed[next], nextScore, key, score(key), by: sort) {
                 out.append(placed[next])
                 next += 1
