@@ -183,7 +183,7 @@ enum HistoryTable {
             }
         }
         // The notes of tasks that had no row: inserted together at the end.
-        var newNotes: [(any DatabaseValueConvertible)?] = []
+        var newNotes: [DatabaseValue] = []
         for (edit, group) in edits {
             let machine = try machines.id(edit.version.replica, db)
             let stamp = edit.version.timestamp.rawValue
@@ -195,7 +195,8 @@ enum HistoryTable {
             if !held, before[edit.task]?.versions.isEmpty ?? true,
                group.allSatisfy({ changes[$0].note?.seen == nil && changes[$0].note?.origin == note?.origin }) {
                 if new {
-                    newNotes += [edit.task.rawValue, stamp, machine, note?.origin?.rawValue, received]
+                    newNotes += [edit.task.rawValue.databaseValue, stamp.databaseValue, machine.databaseValue,
+                                 note?.origin?.rawValue.databaseValue ?? .null, received.databaseValue]
                 } else {
                     try insertNote(edit.task, "", stamp: stamp, machine: machine, note, received: received, &machines, db)
                 }
