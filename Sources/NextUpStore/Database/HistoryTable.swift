@@ -158,6 +158,8 @@ enum HistoryTable {
         // (a log in id order writes the notes in the table's order).
         var edits: [(key: EditKey, changes: [Int])] = []
         var editIndex: [EditKey: Int] = [:]
+        edits.reserveCapacity(runs.count)
+        editIndex.reserveCapacity(runs.count)
         var joined = Set<TaskID>()
         for run in runs {
             let first = changes[run.lowerBound]
@@ -184,6 +186,7 @@ enum HistoryTable {
         }
         // The notes of tasks that had no row: inserted together at the end.
         var newNotes: [DatabaseValue] = []
+        newNotes.reserveCapacity(edits.count * 5)
         for (edit, group) in edits {
             let machine = try machines.id(edit.version.replica, db)
             let stamp = edit.version.timestamp.rawValue
