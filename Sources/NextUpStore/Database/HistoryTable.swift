@@ -138,45 +138,73 @@ enum HistoryTable {
     static func recordMerge(_ changes: [FieldChange], before: [TaskID: TaskItem], after: [TaskID: TaskItem],
                             received: Int64, _ machines: inout Machines, _ db: Database) throws {
         guard !changes.isEmpty else { return }
+        // A log's changes come in runs of one edit (one task, one version):
+        // each run's task is looked up once, not once per change.
+        let runs = editRuns(changes)
         // The values the merge replaced: each field whose version moved.
-        var moved = Set<FieldKey>()
-        for change in changes {
-            let key = FieldKey(task: change.task, field: change.field)
-            guard !moved.contains(key), let old = before[change.task], let oldVersion = old.versions[change.field],
-                  after[change.task]?.versions[change.field] != oldVersion else { continue }
-            moved.insert(key)
-            try moveToHistory(change.task, change.field, version: oldVersion, value: old.value(of: change.field), &machines, db)
+        if !before.isEmpty {
+            var moved = Set<FieldKey>()
+            for run in runs {
+                guard let old = before[changes[run.lowerBound].task] else { continue }
+                let now = after[old.id]?.versions
+                for change in changes[run] {
+                    guard let oldVersion = old.versions[change.field], now?[change.field] != oldVersion,
+                          moved.insert(FieldKey(task: change.task, field: change.field)).inserted else { continue }
+                    try moveToHistory(change.task, change.field, version: oldVersion, value: old.value(of: change.field), &machines, db)
+                }
+            }
         }
-        // Changes that stand, by edit: a new task's edit without seen versions is one row.
-        var standing: [EditKey: [FieldChange]] = [:]
+        // Changes that stand, by edit, in the order the edits first come
+        // (a log in id order writes the notes in the table's order).
+        var edits: [(key: EditKey, changes: [Int])] = []
+        var editIndex: [EditKey: Int] = [:]
+        edits.reserveCapacity(runs.count)
+        editIndex.reserveCapacity(runs.count)
         var joined = Set<TaskID>()
-        for change in changes {
-            if after[change.task]?.versions[change.field] == change.version {
-                standing[EditKey(task: change.task, version: change.version), default: []].append(change)
-            } else {
-                try joinEntry(change, value: change.value, received: received, &machines, db)
-                joined.insert(change.task)
+        for run in runs {
+            let first = changes[run.lowerBound]
+            let now = after[first.task]?.versions
+            var index: Int?
+            for i in run {
+                guard now?[changes[i].field] == changes[i].version else {
+                    try joinEntry(changes[i], value: changes[i].value, received: received, &machines, db)
+                    joined.insert(first.task)
+                    continue
+                }
+                if index == nil {
+                    let key = EditKey(task: first.task, version: first.version)
+                    if let known = editIndex[key] {
+                        index = known
+                    } else {
+                        index = edits.count
+                        editIndex[key] = edits.count
+                        edits.append((key, []))
+                    }
+                }
+                edits[index!].changes.append(i)
             }
         }
         // The notes of tasks that had no row: inserted together at the end.
-        var newNotes: [(any DatabaseValueConvertible)?] = []
-        for (edit, group) in standing {
+        var newNotes: [DatabaseValue] = []
+        newNotes.reserveCapacity(edits.count * 5)
+        for (edit, group) in edits {
             let machine = try machines.id(edit.version.replica, db)
             let stamp = edit.version.timestamp.rawValue
-            let first = group[0]
+            let note = changes[group[0]].note
             // A task that had no row has no history but what this merge wrote.
             let new = before[edit.task] == nil && !joined.contains(edit.task)
             let held = try !new && Row.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM history WHERE task_id = ? AND stamp = ? AND machine = ? LIMIT 1"),
                                                 arguments: [edit.task.rawValue, stamp, machine]) != nil
             if !held, before[edit.task]?.versions.isEmpty ?? true,
-               group.allSatisfy({ $0.note?.seen == nil && $0.note?.origin == first.note?.origin }) {
+               group.allSatisfy({ changes[$0].note?.seen == nil && changes[$0].note?.origin == note?.origin }) {
                 if new {
-                    newNotes += [edit.task.rawValue, stamp, machine, first.note?.origin?.rawValue, received]
+                    newNotes += [edit.task.rawValue.databaseValue, stamp.databaseValue, machine.databaseValue,
+                                 note?.origin?.rawValue.databaseValue ?? .null, received.databaseValue]
                 } else {
-                    try insertNote(edit.task, "", stamp: stamp, machine: machine, first.note, received: received, &machines, db)
+                    try insertNote(edit.task, "", stamp: stamp, machine: machine, note, received: received, &machines, db)
                 }
             } else {
-                for change in group { try joinEntry(change, value: nil, received: received, &machines, db) }
+                for i in group { try joinEntry(changes[i], value: nil, received: received, &machines, db) }
             }
         }
         var rest = newNotes[...]
@@ -188,6 +216,18 @@ enum HistoryTable {
             statement.setUncheckedArguments(StatementArguments(Array(chunk)))
             try statement.execute()
         }
+    }
+
+    /// `changes` cut into runs of one task and one version, in order.
+    private static func editRuns(_ changes: [FieldChange]) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = 0
+        for i in changes.indices.dropFirst() where changes[i].task != changes[start].task || changes[i].version != changes[start].version {
+            runs.append(start..<i)
+            start = i
+        }
+        runs.append(start..<changes.count)
+        return runs
     }
 
     private struct FieldKey: Hashable { let task: TaskID; let field: TaskField }

@@ -148,20 +148,28 @@ public enum Reducer {
     /// highlights rows that changed from outside.
     static func applyReload(_ listing: Listing, external: Bool, _ state: inout AppState) {
         let oldRows = state.rows
-        var oldIDs: Set<TaskID>?
         var fresh: [TaskID: TaskItem] = [:]
         fresh.reserveCapacity(listing.rows.count)
         for row in listing.rows { fresh[row.id] = row }
         if external {
             let until = state.nowMillis + AppState.highlightMillis
+            // Rows not loaded before are new unless the old lists held them:
+            // a few rows, looked for in one pass over the old lists.
+            var unloaded = Set<TaskID>()
             for row in listing.rows where !state.ownWrites.contains(row.id) {
                 if let old = oldRows[row.id] {
                     if old.versions != row.versions { state.highlights[row.id] = until }
                 } else {
-                    if oldIDs == nil { oldIDs = Set(state.nextUp.ids).union(state.backlog.ids) }
-                    if !oldIDs!.contains(row.id) { state.highlights[row.id] = until }
+                    unloaded.insert(row.id)
                 }
             }
+            search: for ids in [state.nextUp.ids, state.backlog.ids] {
+                for id in ids {
+                    if unloaded.isEmpty { break search }
+                    unloaded.remove(id)
+                }
+            }
+            for id in unloaded { state.highlights[id] = until }
         }
         state.ownWrites = []
         state.rows = fresh
