@@ -110,6 +110,24 @@ import Testing
         #expect(back == [Self.sample, TaskItem(id: back[1].id.flatMap(TaskID.init)!)].map { TaskJSON($0, versions: true) })
     }
 
+    /// An array written in several pieces (one per 2,000 tasks) reads back
+    /// as one array of every task in order, whatever the count.
+    @Test(arguments: [1, 1_999, 2_000, 2_001, 4_500])
+    func piecesJoinIntoOneArray(count: Int) throws {
+        let tasks = (0..<count).map { i in
+            var t = TaskItem(id: TaskID(String(format: "6301bbfc-a0c5-454e-8ff9-%012x", i))!)
+            t.title = "task \(i)"
+            return t
+        }
+        let pieces = JSONOutput.pieces(tasks, versions: true)
+        #expect(pieces.count == (count + 1_999) / 2_000)
+        let joined = Data(pieces.joined())
+        #expect(joined.last == UInt8(ascii: "\n"))
+        let back = try JSONDecoder().decode([TaskJSON].self, from: joined)
+        #expect(back.map(\.id) == tasks.map { Optional($0.id.rawValue) })
+        #expect(back.map(\.title) == tasks.map(\.title))
+    }
+
     /// Next Up first in its order (key, then id), then every other task,
     /// done and deleted ones too, oldest first (then by id).
     @Test func exportWritesNextUpFirstThenOldestFirst() {

@@ -42,6 +42,24 @@ import Testing
         #expect(try store.allTasks().contains { $0.id == kept.id && $0.title == "already here" })
     }
 
+    /// The records are planned in slices, but the error is the first bad
+    /// record's in file order, whichever slice holds it.
+    @Test func theFirstBadRecordInFileOrderIsNamed() throws {
+        let location = StoreLocation(folder: tmp.path("store"))
+        var records = StoreBulkImportTests.records(count: 4_500)
+        records[4_200].importance = 9
+        records[2_600].due = "someday"
+        records[3_100].id = records[2_999].id
+        #expect(throws: TaskInputError("item 2601: due date must be YYYY-MM-DD, not 'someday'")) {
+            _ = try TaskStore.openImporting(location, records, clock: clock)
+        }
+        records[2_600].due = nil
+        #expect(throws: TaskInputError("item 3101: id \(records[2_999].id!) appears twice in the file")) {
+            _ = try TaskStore.openImporting(location, records, clock: clock)
+        }
+        #expect(storeFiles(location.folder).isEmpty)
+    }
+
     /// A bad file leaves no store: the next command finds none, as before the import.
     @Test func aRejectedImportLeavesNoStore() throws {
         let location = StoreLocation(folder: tmp.path("store"))

@@ -18,18 +18,18 @@ struct ExportCommand: ParsableCommand {
         let context = try CommandContext.open(global)
         let all = try context.store.allTasks()
         let count = all.count
-        let data: Data
+        let pieces: [[UInt8]]
         if to == .taskwarrior {
             let mapping = taskwarrior.options(context.config.taskwarrior)
             let objects = TaskwarriorMapping.objects(all, mapping)
-            data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8)
+            pieces = [Array(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8))]
         } else {
             // The list is handed over, not shared, so that it is reordered in place.
             let order = TaskOrdering.exportOrder(all)
-            data = JSONOutput.data(TaskOrdering.taking(order, from: consume all), versions: true)
+            pieces = JSONOutput.pieces(TaskOrdering.taking(order, from: consume all), versions: true)
         }
-        guard let file, file != "-" else { return try Terminal.write(data) }
-        try PrivateFile.write(data, to: file, command: "export")
+        guard let file, file != "-" else { return try Terminal.write(pieces: pieces) }
+        try PrivateFile.write(pieces: pieces, to: file, command: "export")
         Terminal.printError("exported \(count) tasks\(to == .taskwarrior ? " for Taskwarrior" : "") to \(file)")
     }
 }

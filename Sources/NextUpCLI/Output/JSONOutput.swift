@@ -17,25 +17,36 @@ enum JSONOutput {
     /// write it; with `versions`, each field's version too (`export`: a
     /// lossless backup).
     static func data(_ tasks: [TaskItem], versions: Bool) -> Data {
-        // Pieces of the array are written on every core, then joined.
+        let pieces = pieces(tasks, versions: versions)
+        var data = Data()
+        data.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+        for piece in pieces { data.append(contentsOf: piece) }
+        return data
+    }
+
+    /// ``data(_:versions:)`` in pieces, to be written one after the other
+    /// (a whole export is not copied into one buffer). The pieces are
+    /// written on every core.
+    static func pieces(_ tasks: [TaskItem], versions: Bool) -> [[UInt8]] {
+        guard !tasks.isEmpty else { return [Array("[\n\n]\n".utf8)] }
         let piece = 2_000, count = (tasks.count + piece - 1) / piece
         let pieces = Mutex([[UInt8]](repeating: [], count: count))
         DispatchQueue.concurrentPerform(iterations: count) { k in
             var out: [UInt8] = []
             out.reserveCapacity(piece * (versions ? 1_200 : 500))
+            if k == 0 { out.append(UInt8(ascii: "[")) }
             for i in k * piece..<min(tasks.count, (k + 1) * piece) {
                 out.append(contentsOf: i == 0 ? Self.firstElement : Self.nextElement)
                 write(tasks[i], versions: versions, indent: 2, to: &out)
             }
+            if k == count - 1 { out.append(contentsOf: "\n]\n".utf8) }
             pieces.withLock { $0[k] = out }
         }
-        var data = Data("[".utf8)
-        pieces.withLock { pieces in
-            data.reserveCapacity(pieces.reduce(2) { $0 + $1.count })
-            for piece in pieces { data.append(contentsOf: piece) }
+        return pieces.withLock { pieces in
+            var all: [[UInt8]] = []
+            swap(&all, &pieces)
+            return all
         }
-        data.append(contentsOf: (tasks.isEmpty ? "\n\n]\n" : "\n]\n").utf8)
-        return data
     }
 
     private static let firstElement: [UInt8] = Array("\n  ".utf8)

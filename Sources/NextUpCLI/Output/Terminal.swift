@@ -20,9 +20,16 @@ enum Terminal {
     ///
     /// - Throws: a one-line ``CLIError`` when stdout refuses it.
     static func write(_ data: some DataProtocol) throws {
+        try write(pieces: CollectionOfOne(data))
+    }
+
+    /// Writes `pieces` to stdout one after the other, after whatever `print` buffered.
+    ///
+    /// - Throws: a one-line ``CLIError`` when stdout refuses them.
+    static func write(pieces: some Sequence<some DataProtocol>) throws {
         fflush(nil)
         do {
-            try FileHandle.standardOutput.write(contentsOf: data)
+            for data in pieces { try FileHandle.standardOutput.write(contentsOf: data) }
         } catch {
             throw CLIError("cannot write to standard output: \(PrivateFile.reason(error))")
         }

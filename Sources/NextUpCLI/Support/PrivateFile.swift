@@ -12,6 +12,13 @@ enum PrivateFile {
     ///
     /// - Throws: ``CLIError`` naming the path and the system's reason.
     static func write(_ data: Data, to path: String, command: String) throws {
+        try write(pieces: CollectionOfOne(data), to: path, command: command)
+    }
+
+    /// Writes `pieces` to `path`, one after the other.
+    ///
+    /// - Throws: ``CLIError`` naming the path and the system's reason.
+    static func write(pieces: some Sequence<some DataProtocol>, to path: String, command: String) throws {
         func fail(_ reason: String) -> CLIError { CLIError("\(command): cannot write \(path): \(reason)") }
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
@@ -24,7 +31,8 @@ enum PrivateFile {
         guard fd >= 0 else { throw fail(String(cString: strerror(errno))) }
         var failure: String?
         do {
-            try FileHandle(fileDescriptor: fd, closeOnDealloc: false).write(contentsOf: data)
+            let file = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
+            for data in pieces { try file.write(contentsOf: data) }
         } catch {
             failure = reason(error)
         }
