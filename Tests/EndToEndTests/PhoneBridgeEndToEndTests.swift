@@ -237,7 +237,7 @@ import Testing
         // category is CATEGORIES' first); then everything is quiet.
         try a.vdirsyncer()
         phone = try Self.phoneTasks(url)
-        #expect(phone[report]?["x"] as? [String] == ["X-NEXTUP-DURATION", "X-NEXTUP-NEXT-UP", "X-NEXTUP-URGENCY"])
+        #expect(phone[report]?["x"] as? [String] == ["X-NEXTUP-DURATION", "X-NEXTUP-NEXT-UP", "X-NEXTUP-URGENCY", "X-NEXTUP-VERSIONS"])
         #expect(phone[report]?["summary"] as? String == "Write the final report")
         #expect(phone.count == 4)
         try a.vdirsyncer()
@@ -360,8 +360,9 @@ import Testing
         let after = try Self.phone(url, "get", "tasksorg-in-process.ics")
         // Radicale serves each item as it re-serialised it (LF, properties sorted).
         func lines(_ text: String) -> Set<String> { Set(text.split(whereSeparator: \.isNewline).map(String.init)) }
-        let changed = lines(after).symmetricDifference(lines(before["tasksorg-in-process.ics"]!))
-        #expect(Set(changed.map { $0.components(separatedBy: ":")[0] }) == ["SUMMARY", "LAST-MODIFIED", "DTSTAMP", "SEQUENCE"], "\(changed)")
+        let changed = lines(after).symmetricDifference(lines(before["tasksorg-in-process.ics"]!)).filter { !$0.hasPrefix(" ") }
+        #expect(Set(changed.map { $0.components(separatedBy: ":")[0] }) == ["SUMMARY", "LAST-MODIFIED", "DTSTAMP", "SEQUENCE", "X-NEXTUP-VERSIONS"],
+                "\(changed)")
         #expect(lines(after).isSuperset(of: ["SUMMARY:Renew both passports", "STATUS:IN-PROCESS", "PRIORITY:1", "CREATED:20180312T091011Z"]))
         #expect(Date().timeIntervalSince(started) < 60)
     }
