@@ -250,6 +250,33 @@ import Testing
         #expect(try read(name).contains("SUMMARY:Book the venue for Friday"))
     }
 
+    /// A client that writes a file while the bridge writes it (after the
+    /// bridge's temporary file is flushed, before its rename: under load a
+    /// flush takes long enough for vdirsyncer to land a phone's change) is
+    /// not written over either: the phone's title survives and is taken next.
+    @Test func aFileWrittenDuringTheBridgesOwnWriteIsNotWrittenOver() throws {
+        let (store, plain) = try open()
+        let task = try triaged(store, "Book the venue")
+        _ = try plain.cycle()
+        let name = "\(task.id.rawValue).ics"
+        let once = Mutex(true)
+        let racing = VdirBridge(store: store, folder: vdir, afterReading: nil, beforeReplacing: { written in
+            guard written == name, once.withLock({ let first = $0; $0 = false; return first }) else { return }
+            _ = try? self.phoneRewrite(name) {
+                $0 = $0.map { $0.name == "SUMMARY" ? ICalProperty(name: "SUMMARY", value: "Book the venue by phone") : $0 }
+            }
+        })
+        _ = try store.edit(task.id, set: [(.urgency, .string("not-urgent"))])
+        let report = try racing.cycle()
+        #expect(report.written == 0)
+        #expect(report.notices.contains { $0.contains(name) && $0.contains("not written over") })
+        #expect(try read(name).contains("SUMMARY:Book the venue by phone"))
+        _ = try plain.cycle()
+        #expect(try store.task(task.id)?.title == "Book the venue by phone")
+        #expect(try store.task(task.id)?.urgency == .notUrgent)
+        #expect(try read(name).contains("SUMMARY:Book the venue by phone") && read(name).contains("X-NEXTUP-URGENCY:not-urgent"))
+    }
+
     /// Memories from before stamps (or a touched file) are read as before;
     /// their new stamps are saved only with a cycle that writes anyway.
     @Test func missingStampsAreRecordedOnlyWhenTheCycleWritesAnyway() throws {

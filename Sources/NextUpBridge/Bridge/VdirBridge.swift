@@ -86,9 +86,10 @@ public final class VdirBridge: Sendable {
     }
 
     init(store: TaskStore, folder: URL, zone: LocalZone = .system, afterReading: (@Sendable () -> Void)?,
-         fileClock: @escaping @Sendable () -> Int64 = VdirFolder.systemClock) {
+         fileClock: @escaping @Sendable () -> Int64 = VdirFolder.systemClock,
+         beforeReplacing: (@Sendable (String) -> Void)? = nil) {
         self.store = store
-        self.folder = VdirFolder(url: folder, clock: fileClock)
+        self.folder = VdirFolder(url: folder, clock: fileClock, beforeReplacing: beforeReplacing)
         self.zone = zone
         self.afterReading = afterReading
         lock = try? StoreLock(folder: store.location.folder, name: Self.lockFileName)
@@ -570,7 +571,10 @@ struct BridgeCycle {
                 continue
             }
             do {
-                try folder.write(text, to: name)
+                guard try folder.write(text, to: name, ifStill: present.flatMap { seenStamps[$0] }) else {
+                    report.notices.append("\(Sanitizer.visible(name)) changed while the bridge ran: not written over; read again next cycle")
+                    continue
+                }
             } catch {
                 report.skipped.append("\(Sanitizer.visible(name)): \(Sanitizer.visible("\(error)"))")
                 continue
