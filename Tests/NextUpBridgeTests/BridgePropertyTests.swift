@@ -111,8 +111,11 @@ import Testing
         // right after its own write is read whatever the real clock did.
         let bridge = VdirBridge(store: store, folder: vdir, afterReading: nil, fileClock: { 0 })
         var model: [TaskID: [TaskField: FieldValue]] = [:]
+        // In the order made (their ids are random): a seed replays the same edits.
+        var ids: [TaskID] = []
         for n in 0..<3 {
             let task = try store.add(TaskDraft(title: "task \(n)"))
+            ids.append(task.id)
             var fields: [(TaskField, FieldValue)] = []
             for field in localFields where rng.chance(0.7) { fields.append((field, localValue(field, &rng))) }
             let result = try store.edit(task.id, set: fields, nextUp: rng.chance(0.5))
@@ -133,7 +136,6 @@ import Testing
             baseline = model.mapValues { $0.filter { foreignFields.contains($0.key) } }
             fileState = baseline
         }
-        let ids = model.keys.sorted()
         var history: [String] = []
         var phoneEdits: Int64 = 0
         for _ in 0..<24 {

@@ -404,10 +404,10 @@ struct BridgeCycle {
         // Values a store wrote: their own versions, not the phone's. (An
         // entry that already named another value than the file held when
         // last seen is stale: the phone set the field back since.)
-        fields = fields.filter { field, _ in
-            guard let recorded = record.version(of: field, in: view) else { return true }
+        fields = fields.filter { field, value in
+            guard let recorded = record.version(of: field, in: view), VersionRecord.value(of: field, in: view) == value else { return true }
             if let memory, memory.record.entries[VersionRecord.digest(field)]?.version == recorded,
-               memory.view.fieldValue(field) != view.fieldValue(field) { return true }
+               VersionRecord.value(of: field, in: memory.view) != VersionRecord.value(of: field, in: view) { return true }
             if let held = task?.versions[field], held >= recorded { return false }
             versions[field] = recorded
             return true

@@ -162,7 +162,7 @@ public struct VdirMerge: Sendable {
             if let viewB, let timeB {
                 let version = Version(timestamp: HybridTimestamp(millis: timeB), replica: .calendar)
                 for field in VersionRecord.fields(of: view) {
-                    guard let value = view.fieldValue(field), value == viewB.fieldValue(field),
+                    guard let value = VersionRecord.value(of: field, in: view), value == VersionRecord.value(of: field, in: viewB),
                           recordB.version(of: field, in: viewB) == nil else { continue }
                     phone.entries[VersionRecord.digest(field)] = VersionRecord.Entry(value: VersionRecord.digest(value), version: version)
                 }

@@ -43,7 +43,7 @@ public struct VersionRecord: Hashable, Sendable {
     public init(task: TaskItem, view: VTodoView) {
         var entries: [String: Entry] = [:]
         for (field, version) in task.versions {
-            guard let value = view.fieldValue(field), value == VTodoView.comparable(task, field) else { continue }
+            guard let value = Self.value(of: field, in: view), value == VTodoView.comparable(task, field) else { continue }
             entries[Self.digest(field)] = Entry(value: Self.digest(value), version: version)
         }
         self.init(entries: entries)
@@ -65,7 +65,7 @@ public struct VersionRecord: Hashable, Sendable {
     /// The version under which `view`'s value of `field` was written, when
     /// this record names that value.
     public func version(of field: TaskField, in view: VTodoView) -> Version? {
-        guard let entry = entries[Self.digest(field)], let value = view.fieldValue(field), entry.value == Self.digest(value) else { return nil }
+        guard let entry = entries[Self.digest(field)], let value = Self.value(of: field, in: view), entry.value == Self.digest(value) else { return nil }
         return entry.version
     }
 
@@ -73,7 +73,7 @@ public struct VersionRecord: Hashable, Sendable {
     /// (the value changed since a store wrote it).
     public func differs(_ field: TaskField, in view: VTodoView) -> Bool {
         guard let entry = entries[Self.digest(field)] else { return false }
-        return view.fieldValue(field).map { entry.value != Self.digest($0) } ?? true
+        return Self.value(of: field, in: view).map { entry.value != Self.digest($0) } ?? true
     }
 
     /// The record of `view` made of these records' entries: per field, the
@@ -83,10 +83,20 @@ public struct VersionRecord: Hashable, Sendable {
         var out: [String: Entry] = [:]
         for field in fields(of: view) {
             let versions = records.compactMap { $0.version(of: field, in: view) }
-            guard let newest = versions.max(), let value = view.fieldValue(field) else { continue }
+            guard let newest = versions.max(), let value = value(of: field, in: view) else { continue }
             out[digest(field)] = Entry(value: digest(value), version: newest)
         }
         return VersionRecord(entries: out)
+    }
+
+    /// `view`'s value of `field` as a record names it: a tag is whether
+    /// `CATEGORIES` holds the name (unless `X-NEXTUP-CATEGORY` names it the
+    /// category), so a file without `X-NEXTUP-CATEGORY` — whose first
+    /// category would otherwise read as the category — means the same to
+    /// the record whatever order a client puts its categories in.
+    public static func value(of field: TaskField, in view: VTodoView) -> FieldValue? {
+        guard let name = field.tagName else { return view.fieldValue(field) }
+        return .bool(view.categories.contains(name) && view[.category] != name)
     }
 
     /// The fields a record of `view` may name: the known ones and its tags.
