@@ -387,8 +387,14 @@ struct BridgeCycle {
         if let task, let calendarTime {
             // Values the task took from the calendar earlier that the file no longer holds.
             // (A client that dropped the X- properties said nothing about them.)
-            let filled = rememberedView.map { view.filling(from: $0) } ?? view
+            var filled = rememberedView.map { view.filling(from: $0) } ?? view
             let named = Set(fields.map(\.0))
+            // Tags are the categories but the category: without X-NEXTUP-CATEGORY on either
+            // side that is the task's (or the one this file sets), not whichever name comes first.
+            if filled[.category] == nil {
+                let category = fields.last { $0.0 == .category }.map(\.1) ?? task.value(of: .category)
+                filled.extensions[VTodoView.Extension.category.rawValue] = category.stringValue ?? ""
+            }
             for (field, version) in task.versions.sorted(by: { $0.key < $1.key })
             where version.replica == .calendar && version.timestamp.millis < calendarTime && !named.contains(field) {
                 guard var value = filled.fieldValue(field), value != VTodoView.comparable(task, field) else { continue }
