@@ -250,6 +250,66 @@ import Testing
         #expect(try read(name).contains("SUMMARY:Book the venue for Friday"))
     }
 
+    /// A client that writes a file while the bridge writes it (after the
+    /// bridge's temporary file is flushed, before its rename: under load a
+    /// flush takes long enough for vdirsyncer to land a phone's change) is
+    /// not written over either: the phone's title survives and is taken next.
+    @Test func aFileWrittenDuringTheBridgesOwnWriteIsNotWrittenOver() throws {
+        let (store, plain) = try open()
+        let task = try triaged(store, "Book the venue")
+        _ = try plain.cycle()
+        let name = "\(task.id.rawValue).ics"
+        let once = Mutex(true)
+        let racing = VdirBridge(store: store, folder: vdir, afterReading: nil, beforeReplacing: { written in
+            guard written == name, once.withLock({ let first = $0; $0 = false; return first }) else { return }
+            _ = try? self.phoneRewrite(name) {
+                $0 = $0.map { $0.name == "SUMMARY" ? ICalProperty(name: "SUMMARY", value: "Book the venue by phone") : $0 }
+            }
+        })
+        _ = try store.edit(task.id, set: [(.urgency, .string("not-urgent"))])
+        let report = try racing.cycle()
+        #expect(report.written == 0)
+        #expect(report.notices.contains { $0.contains(name) && $0.contains("not written over") })
+        #expect(try read(name).contains("SUMMARY:Book the venue by phone"))
+        _ = try plain.cycle()
+        #expect(try store.task(task.id)?.title == "Book the venue by phone")
+        #expect(try store.task(task.id)?.urgency == .notUrgent)
+        #expect(try read(name).contains("SUMMARY:Book the venue by phone") && read(name).contains("X-NEXTUP-URGENCY:not-urgent"))
+    }
+
+    /// A file nextup rewrote after a phone dropped the X- properties holds
+    /// X-NEXTUP-VERSIONS but no X-NEXTUP-CATEGORY when the task has no
+    /// category; a phone that keeps both and adds a tag as the only
+    /// category has added that tag. The record's entry for the tag (absent,
+    /// under nextup's version) names another value, so it claims nothing:
+    /// the tag is taken (it was read as the store's older "absent" once).
+    @Test func aTagAddedToAFileWithARecordAndNoCategoryPropertyIsTaken() throws {
+        let (store, bridge) = try open()
+        var draft = try TaskDraft(title: "Sort the receipts")
+        draft.urgency = .urgent
+        let task = try store.add(draft)
+        _ = try store.edit(task.id, set: [(.tag("beta"), .bool(true))])
+        _ = try store.edit(task.id, set: [(.tag("beta"), .bool(false))])
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        try phoneRewrite(name) { $0 = $0.map { $0.name == "SUMMARY" ? ICalProperty(name: "SUMMARY", value: "Sort the receipts today") : $0 } }
+        _ = try bridge.cycle()
+        let rewritten = try read(name)
+        #expect(rewritten.contains("X-NEXTUP-VERSIONS") && rewritten.contains("X-NEXTUP-URGENCY") && !rewritten.contains("X-NEXTUP-CATEGORY"))
+        // The phone keeps every property, adds the tag, moves LAST-MODIFIED on.
+        var calendar = try ICalComponent.parse(Array(rewritten.utf8))[0]
+        let index = try #require(calendar.components.firstIndex { $0.name == "VTODO" })
+        calendar.components[index].properties.removeAll { $0.name == "LAST-MODIFIED" }
+        calendar.components[index].properties += [
+            ICalProperty(name: "CATEGORIES", value: "beta"),
+            ICalProperty(name: "LAST-MODIFIED", value: ICalDate.formatUTC(millis: Int64(Date().timeIntervalSince1970 * 1000) + 60_000)),
+        ]
+        try write(calendar.serialized(), name)
+        #expect(try bridge.cycle().updated == 1)
+        let after = try #require(try store.task(task.id))
+        #expect(after.tags == ["beta"] && after.category == nil && after.title == "Sort the receipts today")
+    }
+
     /// Memories from before stamps (or a touched file) are read as before;
     /// their new stamps are saved only with a cycle that writes anyway.
     @Test func missingStampsAreRecordedOnlyWhenTheCycleWritesAnyway() throws {

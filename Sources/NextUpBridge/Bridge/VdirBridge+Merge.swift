@@ -12,7 +12,7 @@ extension VdirBridge {
         if a == b { return String(decoding: b, as: UTF8.self) }
         var uid: String?
         for side in [a, b] where uid == nil {
-            if case .success(let (view, _)) = BridgeCycle.item(side, zone: zone) { uid = view.uid }
+            if case .success(let (view, _, _)) = BridgeCycle.item(side, zone: zone) { uid = view.uid }
         }
         let item = try uid.flatMap { uid in try vdirKey(create: false).flatMap { try store.bridgeItems(vdir: $0)[uid] } }
         var times: [String: Int64] = [:]
@@ -20,13 +20,10 @@ extension VdirBridge {
         if let uid, let task = try liveTask(TaskID.forVTodoUID(uid)) {
             func time(_ fields: [TaskField]) -> Int64? { fields.compactMap { task.versions[$0]?.timestamp.millis }.max() }
             func calendars(_ fields: [TaskField]) -> Bool { fields.compactMap { task.versions[$0] }.max()?.replica == .calendar }
-            let tagFields = task.versions.keys.filter { $0.tagName != nil }
-            let map: [String: [TaskField]] = [
-                "SUMMARY": [.title], "DESCRIPTION": [.notes], "PRIORITY": [.importance], "DUE": [.due],
-                "DTSTART": [.deferDate], "RRULE": [.recur], "STATUS": [.done, .deleted], "COMPLETED": [.done], "PERCENT-COMPLETE": [.done],
-                "CATEGORIES": [.category] + tagFields, "X-NEXTUP-URGENCY": [.urgency], "X-NEXTUP-DURATION": [.duration],
-                "X-NEXTUP-CATEGORY": [.category], "X-NEXTUP-NEXT-UP": [.nextUp],
-            ]
+            let tags = Set(task.versions.keys.compactMap(\.tagName))
+            let names = ["SUMMARY", "DESCRIPTION", "PRIORITY", "DUE", "DTSTART", "RRULE", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "CATEGORIES",
+                         "X-NEXTUP-URGENCY", "X-NEXTUP-DURATION", "X-NEXTUP-CATEGORY", "X-NEXTUP-NEXT-UP"]
+            let map = Dictionary(uniqueKeysWithValues: names.map { ($0, VdirMerge.fields(of: $0, tags: tags)) })
             for (name, fields) in map {
                 times[name] = time(fields)
                 if calendars(fields) { fromCalendar.insert(name) }

@@ -86,9 +86,10 @@ public final class VdirBridge: Sendable {
     }
 
     init(store: TaskStore, folder: URL, zone: LocalZone = .system, afterReading: (@Sendable () -> Void)?,
-         fileClock: @escaping @Sendable () -> Int64 = VdirFolder.systemClock) {
+         fileClock: @escaping @Sendable () -> Int64 = VdirFolder.systemClock,
+         beforeReplacing: (@Sendable (String) -> Void)? = nil) {
         self.store = store
-        self.folder = VdirFolder(url: folder, clock: fileClock)
+        self.folder = VdirFolder(url: folder, clock: fileClock, beforeReplacing: beforeReplacing)
         self.zone = zone
         self.afterReading = afterReading
         lock = try? StoreLock(folder: store.location.folder, name: Self.lockFileName)
@@ -255,9 +256,10 @@ struct BridgeCycle {
             }
             let view: VTodoView
             let lastModified: Int64?
+            let record: VersionRecord
             switch Self.item(bytes, zone: bridge.zone) {
             case .failure(let why): skip(why.message); continue
-            case .success(let read): (view, lastModified) = read
+            case .success(let read): (view, lastModified, record) = read
             }
             let uid = view.uid
             if let unheld = Self.unheldCategories(bytes).first {
@@ -277,13 +279,13 @@ struct BridgeCycle {
             }
             fileOf[uid] = name
             contents[uid] = bytes
-            take(view, file: name, bytes: bytes, hash: hash, lastModified: lastModified, stamp: stamp)
+            take(view, record: record, file: name, bytes: bytes, hash: hash, lastModified: lastModified, stamp: stamp)
         }
     }
 
-    /// The view of an item's master VTODO and its `LAST-MODIFIED` (ms), or
-    /// why the bridge skips it (one line).
-    static func item(_ bytes: [UInt8], zone: LocalZone) -> Result<(VTodoView, Int64?), ICalParseError> {
+    /// The view of an item's master VTODO, its `LAST-MODIFIED` (ms) and its
+    /// record of nextup's versions, or why the bridge skips it (one line).
+    static func item(_ bytes: [UInt8], zone: LocalZone) -> Result<(VTodoView, Int64?, VersionRecord), ICalParseError> {
         do {
             let roots = try ICalComponent.parse(bytes)
             let calendar = roots.first { $0.name == "VCALENDAR" }
@@ -298,7 +300,7 @@ struct BridgeCycle {
             }
             let todo = calendar.components[master]
             let view = try VTodoView(vtodo: todo, zone: zone)
-            return .success((view, changedAt(todo, zone: zone)))
+            return .success((view, changedAt(todo, zone: zone), VersionRecord(todo)))
         } catch {
             return .failure(error)
         }
@@ -333,7 +335,7 @@ struct BridgeCycle {
 
     /// The view of the bytes the bridge last saw for `uid`, and when they
     /// say they were last changed, when known.
-    func remembered(_ uid: String) -> (view: VTodoView, changedAt: Int64?)? {
+    func remembered(_ uid: String) -> (view: VTodoView, changedAt: Int64?, record: VersionRecord)? {
         guard let bytes = items[uid]?.lastSeen, case .success(let read) = Self.item(bytes, zone: bridge.zone) else { return nil }
         return read
     }
@@ -359,7 +361,11 @@ struct BridgeCycle {
     ///   field since the bridge last saw the file (then nextup's stays).
     /// - A file the bridge never saw, for a task it has, is compared with the
     ///   task: each differing field is a phone change.
-    mutating func take(_ view: VTodoView, file: String, bytes: [UInt8], hash: String, lastModified: Int64?, stamp: FileStamp?) {
+    /// - A changed field whose value the file's ``VersionRecord`` names is
+    ///   not the phone's: it is a store's value, merged under the version
+    ///   recorded (so it loses to any later edit, whatever `LAST-MODIFIED`
+    ///   says), quietly.
+    mutating func take(_ view: VTodoView, record: VersionRecord, file: String, bytes: [UInt8], hash: String, lastModified: Int64?, stamp: FileStamp?) {
         let uid = view.uid
         if tasks[TaskID.forVTodoUID(uid)] == nil, joinsSeries(view, file: file) { return }
         let id = fileTask(uid)
@@ -381,8 +387,14 @@ struct BridgeCycle {
         if let task, let calendarTime {
             // Values the task took from the calendar earlier that the file no longer holds.
             // (A client that dropped the X- properties said nothing about them.)
-            let filled = rememberedView.map { view.filling(from: $0) } ?? view
+            var filled = rememberedView.map { view.filling(from: $0) } ?? view
             let named = Set(fields.map(\.0))
+            // Tags are the categories but the category: without X-NEXTUP-CATEGORY on either
+            // side that is the task's (or the one this file sets), not whichever name comes first.
+            if filled[.category] == nil {
+                let category = fields.last { $0.0 == .category }.map(\.1) ?? task.value(of: .category)
+                filled.extensions[VTodoView.Extension.category.rawValue] = category.stringValue ?? ""
+            }
             for (field, version) in task.versions.sorted(by: { $0.key < $1.key })
             where version.replica == .calendar && version.timestamp.millis < calendarTime && !named.contains(field) {
                 guard var value = filled.fieldValue(field), value != VTodoView.comparable(task, field) else { continue }
@@ -395,10 +407,22 @@ struct BridgeCycle {
         if let task { (steps, fields) = seriesSteps(view, base: rememberedView, bytes: bytes, live: task, fields: fields) }
         if let task { fields = fields.filter { task.value(of: $0.0) != $0.1 } }
         var versions: [TaskField: Version] = [:]
+        // Values a store wrote: their own versions, not the phone's. (An
+        // entry that already named another value than the file held when
+        // last seen is stale: the phone set the field back since.)
+        fields = fields.filter { field, value in
+            guard let recorded = record.version(of: field, in: view), VersionRecord.value(of: field, in: view) == value else { return true }
+            if let memory, memory.record.entries[VersionRecord.digest(field)]?.version == recorded,
+               VersionRecord.value(of: field, in: memory.view) != VersionRecord.value(of: field, in: view) { return true }
+            if let held = task?.versions[field], held >= recorded { return false }
+            versions[field] = recorded
+            return true
+        }
         if let calendarTime {
             let version = Version(timestamp: HybridTimestamp(millis: calendarTime), replica: .calendar)
             var kept: [String] = []
             fields = fields.filter { field, _ in
+                if versions[field] != nil { return true }
                 if let task, let held = task.versions[field], held >= version {
                     kept.append(field.rawValue)
                     return false
@@ -413,7 +437,7 @@ struct BridgeCycle {
         } else if let task, let base {
             var kept: [String] = []
             fields = fields.filter { field, _ in
-                guard let seen = base.fieldValue(field), VTodoView.comparable(task, field) != seen || rememberedView == nil else { return true }
+                guard versions[field] == nil, let seen = base.fieldValue(field), VTodoView.comparable(task, field) != seen || rememberedView == nil else { return true }
                 if let lastModified, lastModified > task.versions[field]?.timestamp.millis ?? 0 { return true }
                 kept.append(field.rawValue)
                 return false
@@ -553,7 +577,10 @@ struct BridgeCycle {
                 continue
             }
             do {
-                try folder.write(text, to: name)
+                guard try folder.write(text, to: name, ifStill: present.flatMap { seenStamps[$0] }) else {
+                    report.notices.append("\(Sanitizer.visible(name)) changed while the bridge ran: not written over; read again next cycle")
+                    continue
+                }
             } catch {
                 report.skipped.append("\(Sanitizer.visible(name)): \(Sanitizer.visible("\(error)"))")
                 continue

@@ -17,10 +17,14 @@ extension VdirFolder {
         return id.uuidString.lowercased()
     }
 
-    /// Gives the vdir a new identity (its marker, written atomically) and returns it.
+    /// Gives the vdir a new identity (its marker, written atomically) and
+    /// returns it; one another process gave it meanwhile is kept.
     public func makeIdentity() throws -> String {
         let id = UUID().uuidString.lowercased()
-        try write("nextup-vdir \(id)\n", to: Self.markerName)
+        guard try write("nextup-vdir \(id)\n", to: Self.markerName, ifStill: nil) else {
+            if let made = identity() { return made }
+            throw BridgeError.unreadable(url.path, "its marker \(Self.markerName) changed while nextup wrote it")
+        }
         return id
     }
 }

@@ -13,15 +13,19 @@ public struct VdirFolder: Sendable {
     /// The clock file times are compared with (ns since the epoch; tests
     /// drive it).
     let clock: @Sendable () -> Int64
+    /// Called after a write's temporary file is flushed, before the stamp
+    /// check and the rename (tests: a client writing the file meanwhile).
+    let beforeReplacing: (@Sendable (String) -> Void)?
 
     public init(url: URL) {
         self.init(url: url, clock: Self.systemClock)
     }
 
-    init(url: URL, clock: @escaping @Sendable () -> Int64) {
+    init(url: URL, clock: @escaping @Sendable () -> Int64, beforeReplacing: (@Sendable (String) -> Void)? = nil) {
         self.url = url.standardizedFileURL
         path = self.url.path
         self.clock = clock
+        self.beforeReplacing = beforeReplacing
     }
 
     /// The system's real-time clock, in ns since the epoch.
@@ -86,10 +90,18 @@ public struct VdirFolder: Sendable {
         }
     }
 
-    /// Writes `text` to `name` atomically: a temporary file in the folder
-    /// (`.nextup-*.tmp`, which vdirsyncer ignores), flushed, then renamed
-    /// over the old one.
-    public func write(_ text: String, to name: String) throws {
+    /// Writes `text` to `name` atomically, unless the file moved on: a
+    /// temporary file in the folder (`.nextup-*.tmp`, which vdirsyncer
+    /// ignores) is written and flushed, then — only while `name`'s stamp is
+    /// still `expected` (nil: still absent) — renamed over the old one.
+    ///
+    /// The stamp is looked at after the slow part (the write and its flush)
+    /// and just before the rename, so a client's write (vdirsyncer's) that
+    /// lands while the bridge writes is left in place, not replaced by a
+    /// file made from what was there before.
+    ///
+    /// - Returns: false when the file moved on (nothing written).
+    public func write(_ text: String, to name: String, ifStill expected: FileStamp?) throws -> Bool {
         let temp = url.appendingPathComponent(".nextup-\(UUID().uuidString).tmp")
         let fd = open(temp.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw BridgeError.unreadable(url.path, "cannot write \(name): \(String(cString: strerror(errno)))") }
@@ -103,11 +115,19 @@ public struct VdirFolder: Sendable {
         }
         if !failed, fsync(fd) != 0 { failed = true }
         close(fd)
+        if !failed {
+            beforeReplacing?(name)
+            if stamp(name) != expected {
+                unlink(temp.path)
+                return false
+            }
+        }
         if failed || rename(temp.path, url.appendingPathComponent(name).path) != 0 {
             let why = String(cString: strerror(errno))
             unlink(temp.path)
             throw BridgeError.unreadable(url.path, "cannot write \(name): \(why)")
         }
+        return true
     }
 
     /// Removes `name` (a task the phone removed, still in this vdir).

@@ -98,6 +98,21 @@ public struct VdirMerge: Sendable {
     func mergeComponent(_ a: ICalComponent, _ b: ICalComponent, base: ICalComponent?, known: [ICalComponent]) -> ICalComponent {
         if a == b { return b }
         let timeB = b.property("LAST-MODIFIED").flatMap { ICalDate.instant($0.value.trimmingCharacters(in: .whitespaces), zone: zone) }
+        let isMaster = b.name == "VTODO" && b.property("RECURRENCE-ID") == nil
+        let viewA = isMaster ? try? VTodoView(vtodo: a, zone: zone) : nil
+        let viewB = isMaster ? try? VTodoView(vtodo: b, zone: zone) : nil
+        let recordB = VersionRecord(b)
+        /// When a store wrote what `b` holds in property `name` (its record
+        /// names every value there it names at all): that value is not the phone's.
+        func storeTime(_ name: String) -> Int64? {
+            guard let viewB else { return nil }
+            var newest: Int64?
+            for field in Self.fields(of: name, tags: Set((viewA?.categories ?? []) + viewB.categories)) {
+                if recordB.differs(field, in: viewB) { return nil }
+                if let version = recordB.version(of: field, in: viewB) { newest = max(newest ?? .min, version.timestamp.millis) }
+            }
+            return newest
+        }
         var names: [String] = []
         for p in b.properties + a.properties where !names.contains(p.name) { names.append(p.name) }
         var chosen: [String: [ICalProperty]] = [:]
@@ -120,9 +135,14 @@ public struct VdirMerge: Sendable {
                 continue
             default: break
             }
+            // b's record naming another value than b holds: the phone changed it since a store wrote it,
+            // even when it set it back to what a known version held.
+            let changedOnB = viewB.map { view in
+                Self.fields(of: name, tags: Set((viewA?.categories ?? []) + view.categories)).contains { recordB.differs($0, in: view) }
+            } ?? false
             chosen[name] = pick(pa, pb, la: la, lb: lb, baseLines: base.map { $0.properties(name).map(\.contentLine) },
-                                oldsB: known.map { $0.properties(name).map(\.contentLine) },
-                                timeA: nextupTimes[name], timeB: timeB, aFromCalendar: fromCalendar.contains(name))
+                                oldsB: changedOnB ? [] : known.map { $0.properties(name).map(\.contentLine) },
+                                timeA: nextupTimes[name], timeB: storeTime(name) ?? timeB, aFromCalendar: fromCalendar.contains(name))
         }
         var merged = ICalComponent(name: b.name)
         var placed = Set<String>()
@@ -133,7 +153,48 @@ public struct VdirMerge: Sendable {
         // Sub-components (alarms, overrides): the same rule, each by its key.
         merged.components = mergeSubcomponents(a.components, b.components, base: base?.components,
                                                known: known.map(\.components), timeB: timeB)
+        // The record: per field, the entry of either side that names the merged value.
+        let name = VersionRecord.propertyName
+        if isMaster, let view = try? VTodoView(vtodo: merged, zone: zone) {
+            // A value of b's that no store recorded is the calendar's, as of b's LAST-MODIFIED:
+            // recorded so, a later phone edit of another property does not make it newer.
+            var phone = VersionRecord()
+            if let viewB, let timeB {
+                let version = Version(timestamp: HybridTimestamp(millis: timeB), replica: .calendar)
+                for field in VersionRecord.fields(of: view) {
+                    guard let value = VersionRecord.value(of: field, in: view), value == VersionRecord.value(of: field, in: viewB),
+                          recordB.version(of: field, in: viewB) == nil else { continue }
+                    phone.entries[VersionRecord.digest(field)] = VersionRecord.Entry(value: VersionRecord.digest(value), version: version)
+                }
+            }
+            let record = VersionRecord.merged([VersionRecord(a), recordB, phone], holding: view).property
+            if let i = merged.properties.firstIndex(where: { $0.name == name }) {
+                if let record { merged.properties[i] = record } else { merged.properties.remove(at: i) }
+            } else if let record {
+                merged.properties.append(record)
+            }
+        }
         return merged
+    }
+
+    /// The fields a VTODO property carries (`tags`: the tag names to look at for `CATEGORIES`).
+    static func fields(of property: String, tags: Set<String>) -> [TaskField] {
+        switch property {
+        case "SUMMARY": return [.title]
+        case "DESCRIPTION": return [.notes]
+        case "PRIORITY": return [.importance]
+        case "DUE": return [.due]
+        case "DTSTART": return [.deferDate]
+        case "RRULE": return [.recur]
+        case "STATUS": return [.done, .deleted]
+        case "COMPLETED", "PERCENT-COMPLETE": return [.done]
+        case "CATEGORIES": return [.category] + tags.sorted().map(TaskField.tag)
+        case "X-NEXTUP-URGENCY": return [.urgency]
+        case "X-NEXTUP-DURATION": return [.duration]
+        case "X-NEXTUP-CATEGORY": return [.category]
+        case "X-NEXTUP-NEXT-UP": return [.nextUp]
+        default: return []
+        }
     }
 
     /// One property's lines: the side that changed it, or the newer change.

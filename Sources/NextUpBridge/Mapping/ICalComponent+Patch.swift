@@ -108,6 +108,10 @@ extension ICalComponent {
             if !same { set([ext.rawValue], [ICalProperty(name: ext.rawValue, text: wanted)]) }
         }
         guard changed else { return nil }
+        // The versions the values written stand under (never a reason to write on its own).
+        if let written = try? VTodoView(vtodo: todo, zone: zone) {
+            set([VersionRecord.propertyName], VersionRecord(task: task, view: written).property.map { [$0] } ?? [])
+        }
         let stamp = ICalDate.formatUTC(millis: max(task.modified.millis, task.created))
         let sequence = todo.property("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
         for (name, value) in [("LAST-MODIFIED", stamp), ("DTSTAMP", stamp), ("SEQUENCE", String(min(max(sequence, 0), Int(Int32.max) - 1) + 1))] {

@@ -7,7 +7,7 @@ extension ICalComponent {
     static let managedVTodoProperties: Set<String> = Set([
         "UID", "DTSTAMP", "CREATED", "LAST-MODIFIED", "SEQUENCE", "SUMMARY", "DESCRIPTION", "PRIORITY",
         "CATEGORIES", "DUE", "STATUS", "COMPLETED", "PERCENT-COMPLETE",
-    ]).union(VTodoView.Extension.allCases.map(\.rawValue))
+    ]).union(VTodoView.Extension.allCases.map(\.rawValue)).union([VersionRecord.propertyName])
 
     /// The `PRODID` of files nextup writes.
     public static let nextupProductID = "-//nextup//nextup phone bridge//EN"
@@ -63,6 +63,7 @@ extension ICalComponent {
         for ext in VTodoView.Extension.allCases {
             p.append(ICalProperty(name: ext.rawValue, text: view[ext] ?? ""))
         }
+        if let record = VersionRecord(task: task, view: view).property { p.append(record) }
         for property in old?.properties ?? [] where !managedVTodoProperties.contains(property.name) {
             p.append(property)
         }
