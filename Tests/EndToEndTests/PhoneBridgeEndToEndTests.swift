@@ -187,7 +187,6 @@ import Testing
     }
 
     @Test func thePhoneSeesTasksAndItsEditsKeepWhatItDoesNotKnow() throws {
-        let started = Date()
         let radicale = try Radicale(storage: scratch.path("radicale"))
         try Self.makeCalendar(radicale)
         let url = radicale.calendarURL
@@ -254,11 +253,9 @@ import Testing
         phone = try Self.phoneTasks(url)
         #expect(phone[rent]?["summary"] as? String == "Pay rent")
         #expect(phone[rent]?["status"] as? String == "COMPLETED")
-        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     @Test func twoReplicasBridgingOneCalendarThroughAPeerFolderMakeNoDuplicates() throws {
-        let started = Date()
         let radicale = try Radicale(storage: scratch.path("radicale"))
         try Self.makeCalendar(radicale)
         let url = radicale.calendarURL
@@ -295,7 +292,6 @@ import Testing
         let phone = try Self.phoneTasks(url)
         #expect(phone.count == 3)
         #expect(Set(phone.values.map { $0["summary"] as? String ?? "" }) == ["From machine A", "From machine B", "From the phone\\, renamed"])
-        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     static var corpus: URL {
@@ -310,7 +306,6 @@ import Testing
     /// and cycles with no nextup edit leave the server's copies byte for
     /// byte; a nextup edit changes only its own lines.
     @Test func realAppsFilesArriveAndAreNeverRewritten() throws {
-        let started = Date()
         let radicale = try Radicale(storage: scratch.path("radicale"))
         try Self.makeCalendar(radicale)
         let url = radicale.calendarURL
@@ -364,7 +359,6 @@ import Testing
         #expect(Set(changed.map { $0.components(separatedBy: ":")[0] }) == ["SUMMARY", "LAST-MODIFIED", "DTSTAMP", "SEQUENCE", "X-NEXTUP-VERSIONS"],
                 "\(changed)")
         #expect(lines(after).isSuperset(of: ["SUMMARY:Renew both passports", "STATUS:IN-PROCESS", "PRIORITY:1", "CREATED:20180312T091011Z"]))
-        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     /// Issue 32 (1): a property changed in nextup and another on the phone
@@ -372,7 +366,6 @@ import Testing
     /// both sides and calls `nextup vdir-merge` — both edits survive, on
     /// the phone and in nextup.
     @Test func editsOnBothSidesBetweenTwoVdirsyncerRunsAreMerged() throws {
-        let started = Date()
         let radicale = try Radicale(storage: scratch.path("radicale"))
         try Self.makeCalendar(radicale)
         let url = radicale.calendarURL
@@ -407,7 +400,6 @@ import Testing
         #expect(third["title"] as? String == "Call the plumber about the tap" && third["deleted"] as? Bool == true)
         // Quiet afterwards: nothing more to write on either side.
         #expect(try a.sync().contains("0 files written"))
-        #expect(Date().timeIntervalSince(started) < 60)
     }
 
     /// Issue 32 (1), with `sync --watch` running (it rewrites a file within
@@ -505,7 +497,6 @@ import Testing
     /// the live occurrence: one live VTODO on the phone, no duplicate, and
     /// nextup shows the next occurrence.
     @Test func eachPhonesWayOfCompletingAnOccurrenceMovesTheSeriesOn() throws {
-        let started = Date()
         let radicale = try Radicale(storage: scratch.path("radicale"))
         try Self.makeCalendar(radicale)
         let url = radicale.calendarURL
@@ -543,6 +534,5 @@ import Testing
         try expectLive(4, "2027-01-25")
         let done = try a.tasks().filter { $0["done"] as? Bool == true }.compactMap { $0["occurrence"] as? String }.sorted()
         #expect(done == (1...3).map { "\(series)#\($0)" })
-        #expect(Date().timeIntervalSince(started) < 60)
     }
 }

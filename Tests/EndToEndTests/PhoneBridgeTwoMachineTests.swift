@@ -42,7 +42,6 @@ import Testing
     /// phone reopens it and machine A's vdirsyncer sees the reopen first,
     /// while A's file already says what B took: the reopen holds everywhere.
     @Test func aPhoneReopenAfterTheOtherMachineTookTheCompletionHolds() throws {
-        let started = Date()
         let (radicale, a, b, id) = try setUp()
         let url = radicale.calendarURL
 
@@ -66,7 +65,6 @@ import Testing
         #expect(try a.task(id)["done"] as? Bool == false)
         #expect(try b.task(id)["done"] as? Bool == false)
         #expect(try a.task(id)["urgency"] as? String == "urgent")
-        #expect(Date().timeIntervalSince(started) < 30)
     }
 
     /// The phone removes a task; machine A's vdirsyncer and sync see it
@@ -74,7 +72,6 @@ import Testing
     /// vdirsyncer runs: B removes its file too, and the task does not come
     /// back to the phone as CANCELLED.
     @Test func aTaskRemovedOnThePhoneStaysRemovedWhenTheOtherMachineMergesItFirst() throws {
-        let started = Date()
         let (radicale, a, b, id) = try setUp()
         let url = radicale.calendarURL
 
@@ -101,6 +98,5 @@ import Testing
         #expect(try E2E.phoneTasks(url)[id]?["summary"] as? String == "Water the plants")
         try a.sync()
         #expect(try a.task(id)["deleted"] as? Bool == false)
-        #expect(Date().timeIntervalSince(started) < 30)
     }
 }

@@ -197,15 +197,23 @@ extension TaskStore {
         plans.reserveCapacity(records.count)
         var seen: Set<TaskID> = []
         seen.reserveCapacity(records.count)
-        let results = planned.withLock { $0 }
-        for (i, result) in results.joined().enumerated() {
-            do {
-                let plan = try result.get()
-                guard seen.insert(plan.id).inserted else { throw TaskInputError("id \(plan.id) appears twice in the file") }
-                plans.append(plan)
-            } catch let error as TaskInputError {
-                throw TaskInputError("item \(i + 1): \(error.message)")
+        // Each slice is let go once taken: the plans are not held twice.
+        var slices = planned.withLock { slices in
+            var taken: [[Result<ImportPlan, any Error>]] = []
+            swap(&taken, &slices)
+            return taken
+        }
+        for k in slices.indices {
+            for (j, result) in slices[k].enumerated() {
+                do {
+                    let plan = try result.get()
+                    guard seen.insert(plan.id).inserted else { throw TaskInputError("id \(plan.id) appears twice in the file") }
+                    plans.append(plan)
+                } catch let error as TaskInputError {
+                    throw TaskInputError("item \(k * slice + j + 1): \(error.message)")
+                }
             }
+            slices[k] = []
         }
         return plans
     }
