@@ -81,7 +81,10 @@ extension TaskwarriorMapping {
                 keptUntil.flatMap { localDate($0, options) == until ? TaskwarriorDate.format($0) : nil } ?? midnight(until, options)
             }
             if template["entry"] == nil { template["entry"] = TaskwarriorDate.format(list[0].task.created) }
-            template["modified"] = TaskwarriorDate.format(list.map(\.task.modified.millis).max()!)
+            // Never older than Taskwarrior's own stamp (its `task` run that
+            // made an instance touched the template after the instance).
+            let keptModified = (template["modified"] as? String).flatMap(TaskwarriorDate.parse) ?? 0
+            template["modified"] = TaskwarriorDate.format(max(keptModified, list.map(\.task.modified.millis).max()!))
             template["mask"] = mask(list, kept: template["mask"] as? String ?? "", ahead: ahead)
             out.append(template)
         } else if keptTemplate != nil {
