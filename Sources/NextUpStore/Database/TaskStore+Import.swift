@@ -1,8 +1,6 @@
-import Dispatch
 import Foundation
 import GRDB
 import NextUpCore
-import Synchronization
 
 extension TaskStore {
     /// What an import did.
@@ -42,9 +40,6 @@ extension TaskStore {
         let versions: [TaskField: Version]
         /// The record's Next Up order key (from an export).
         let nextUpKey: String?
-        /// The record's title and its fold (``TextMatch/fold(_:)``), made
-        /// while planning: the row's `title_fold` when the task takes it.
-        let folded: (title: String, fold: String)
 
         /// Whether the record says exactly where the task stands in Next Up
         /// and under which version (an export: a backup restores exactly).
@@ -165,8 +160,7 @@ extension TaskStore {
                     }
                 }
                 var changes = try session.merge(merged, into: &task)
-                changes += try session.write(local, to: &task, timestamp: existing == nil && merged.isEmpty ? plan.modified : nil,
-                                             folded: plan.folded)
+                changes += try session.write(local, to: &task, timestamp: existing == nil && merged.isEmpty ? plan.modified : nil)
                 if overwrite && !changes.isEmpty { journal.append((existing ?? TaskItem(id: plan.id), existing == nil, changes)) }
                 if existing == nil { summary.created += 1 } else if !changes.isEmpty { summary.updated += 1 } else if kept { summary.kept += 1 } else { summary.unchanged += 1 }
             }
@@ -182,38 +176,18 @@ extension TaskStore {
     /// that cannot be imported throws, named by its place (`item N: …`), as
     /// does an id given twice.
     static func plans(_ records: consuming [TaskJSON], now: Int64) throws -> [ImportPlan] {
-        // Each record is planned on its own (a pure function of it), slices of
-        // the file on every core; the results are then taken in file order.
-        let records = records
-        let slice = 1_000, count = (records.count + slice - 1) / slice
-        let planned = Mutex([[Result<ImportPlan, any Error>]](repeating: [], count: count))
-        DispatchQueue.concurrentPerform(iterations: count) { k in
-            let part = records[k * slice..<min(records.count, (k + 1) * slice)].map { record in
-                Result { try plan(record, now: now) }
-            }
-            planned.withLock { $0[k] = part }
-        }
         var plans: [ImportPlan] = []
         plans.reserveCapacity(records.count)
         var seen: Set<TaskID> = []
         seen.reserveCapacity(records.count)
-        // Each slice is let go once taken: the plans are not held twice.
-        var slices = planned.withLock { slices in
-            var taken: [[Result<ImportPlan, any Error>]] = []
-            swap(&taken, &slices)
-            return taken
-        }
-        for k in slices.indices {
-            for (j, result) in slices[k].enumerated() {
-                do {
-                    let plan = try result.get()
-                    guard seen.insert(plan.id).inserted else { throw TaskInputError("id \(plan.id) appears twice in the file") }
-                    plans.append(plan)
-                } catch let error as TaskInputError {
-                    throw TaskInputError("item \(k * slice + j + 1): \(error.message)")
-                }
+        for (i, record) in records.enumerated() {
+            do {
+                let plan = try plan(record, now: now)
+                guard seen.insert(plan.id).inserted else { throw TaskInputError("id \(plan.id) appears twice in the file") }
+                plans.append(plan)
+            } catch let error as TaskInputError {
+                throw TaskInputError("item \(i + 1): \(error.message)")
             }
-            slices[k] = []
         }
         return plans
     }
@@ -297,8 +271,7 @@ extension TaskStore {
             throw fail("'next_up_key' must be an order key as `export` writes it, not '\(Sanitizer.visible(key))'")
         }
         return ImportPlan(id: id, fields: fields, done: r.done ?? (completedAt != nil), completedAt: completedAt,
-                          nextUp: r.nextUp ?? false, modified: modified, tags: tags, versions: versions, nextUpKey: r.nextUpKey,
-                          folded: (title, TextMatch.fold(title)))
+                          nextUp: r.nextUp ?? false, modified: modified, tags: tags, versions: versions, nextUpKey: r.nextUpKey)
     }
 }
 

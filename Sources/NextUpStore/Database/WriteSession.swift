@@ -43,9 +43,8 @@ struct WriteSession {
     ///     record was last modified (see ``LocalEdit/apply(_:to:clock:replica:now:importedAt:expecting:)``).
     ///   - expecting: per field, the version the caller saw; a field that
     ///     moved on since throws ``StaleWrite`` and nothing is written.
-    ///   - folded: a title and its fold made beforehand (see ``TaskRow/save(_:_:written:versions:folded:)``).
     mutating func write(_ fields: [(TaskField, FieldValue)], to task: inout TaskItem, timestamp: Int64? = nil,
-                        expecting: [TaskField: Version?] = [:], folded: (title: String, fold: String)? = nil) throws -> [FieldChange] {
+                        expecting: [TaskField: Version?] = [:]) throws -> [FieldChange] {
         let fresh = task.versions.isEmpty
         let before = task
         // A write of a task that holds one tag in two spellings (added on two
@@ -66,7 +65,7 @@ struct WriteSession {
         let entry = Outbox.entry(changes)
         // A task that had no version holds exactly this edit's: its row's
         // versions column is the outbox entry's text, encoded once.
-        try TaskRow.save(task, db, written: written, versions: fresh ? entry : nil, folded: folded)
+        try TaskRow.save(task, db, written: written, versions: fresh ? entry : nil)
         try Outbox.append(entry, task: task.id, db)
         return changes
     }

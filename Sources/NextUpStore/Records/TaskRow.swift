@@ -59,32 +59,28 @@ enum TaskRow {
     /// - Parameter versions: the row's `versions` column when the caller has
     ///   it encoded already (it must be `VersionsColumn.encode(t.versions)`:
     ///   a new task's first edit, whose outbox entry is the same text).
-    /// - Parameter folded: a title and its ``TextMatch/fold(_:)``, made
-    ///   beforehand: the row's `title_fold` when the task has that title.
-    static func save(_ t: TaskItem, _ db: Database, written: Int64, versions: String? = nil,
-                     folded: (title: String, fold: String)? = nil) throws {
+    static func save(_ t: TaskItem, _ db: Database, written: Int64, versions: String? = nil) throws {
         assert(versions == nil || versions == VersionsColumn.encode(t.versions), "versions text given for a row is not its versions")
-        // Database values, not existentials: the arguments are bound without a cast each.
-        var values: [DatabaseValue] = [t.id.rawValue.databaseValue]
+        var values: [(any DatabaseValueConvertible)?] = [t.id.rawValue]
         values.reserveCapacity(columnCount + 3)
         for (field, _) in columnKinds {
             if field == .created, t.versions[.created] == nil {
-                values.append(unbornCreated.databaseValue)
+                values.append(unbornCreated)
                 continue
             }
             switch t.value(of: field) {
-            case .null: values.append(.null)
-            case .string(let s): values.append(s.databaseValue)
-            case .int(let n): values.append(n.databaseValue)
-            case .bool(let b): values.append(b.databaseValue)
-            case .json(let text): values.append(text.databaseValue)
+            case .null: values.append(nil)
+            case .string(let s): values.append(s)
+            case .int(let n): values.append(n)
+            case .bool(let b): values.append(b)
+            case .json(let text): values.append(text)
             }
         }
-        values.append(t.extra.isEmpty ? .null : ExtraRegisters.encode(t.extra).databaseValue)
-        values.append((versions ?? VersionsColumn.encode(t.versions)).databaseValue)
-        values.append(t.modified.rawValue.databaseValue)
-        values.append((folded.flatMap { $0.title == t.title ? $0.fold : nil } ?? TextMatch.fold(t.title)).databaseValue)
-        values.append(written.databaseValue)
+        values.append(t.extra.isEmpty ? nil : ExtraRegisters.encode(t.extra))
+        values.append(versions ?? VersionsColumn.encode(t.versions))
+        values.append(t.modified.rawValue)
+        values.append(TextMatch.fold(t.title))
+        values.append(written)
         try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(values))
     }
 
