@@ -1,7 +1,8 @@
 import NextUpCore
 
 /// The versions nextup wrote a VTODO's values under, kept in the file as
-/// `X-NEXTUP-VERSIONS` (DESIGN.md §5b): per field whose value the file
+/// `X-NEXTUP-VERSIONS` (the bridge of DESIGN.md §5b carries it; README
+/// "Tasks on your phone" says what it cannot tell): per field whose value the file
 /// holds as the writing store held it, a short digest of the field, one of
 /// the value, and the register's version.
 ///

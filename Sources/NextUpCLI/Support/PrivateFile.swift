@@ -8,14 +8,7 @@ import Glibc
 /// file in the same folder, fsync, rename), so a failed write never leaves a
 /// half-written file in place of the user's.
 enum PrivateFile {
-    /// Writes `data` to `path`.
-    ///
-    /// - Throws: ``CLIError`` naming the path and the system's reason.
-    static func write(_ data: Data, to path: String, command: String) throws {
-        try write(pieces: CollectionOfOne(data), to: path, command: command)
-    }
-
-    /// Writes `pieces` to `path`, one after the other.
+    /// Writes `pieces` to `path`, one after the other, as one file.
     ///
     /// - Throws: ``CLIError`` naming the path and the system's reason.
     static func write(pieces: some Sequence<some DataProtocol>, to path: String, command: String) throws {

@@ -155,9 +155,9 @@ extension TaskwarriorMapping {
         for case let (name, date?) in dates { fields[name] = jsonString(TaskwarriorDate.format(date)) }
         if let priority = t.priority { fields["priority"] = jsonString(priority) }
         if let project = t.project { fields["project"] = jsonString(project) }
-        if !t.tags.isEmpty { fields["tags"] = "[" + t.tags.map(jsonString).joined(separator: ",") + "]" }
+        if !t.tags.isEmpty { fields["tags"] = jsonArray(t.tags) }
         if !t.annotations.isEmpty { fields["annotations"] = annotationsJSON(t.annotations) }
-        return "{" + fields.sorted { $0.key < $1.key }.map { jsonString($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
+        return jsonObject(fields)
     }
 }
 

@@ -98,7 +98,7 @@ enum TaskwarriorMapping {
             keep["project"] = jsonString(project)
             r.category = category(of: project, options)
         }
-        if !t.tags.isEmpty { keep["tags"] = "[" + t.tags.map(jsonString).joined(separator: ",") + "]" }
+        if !t.tags.isEmpty { keep["tags"] = jsonArray(t.tags) }
         r.tags = try t.tags.filter { $0 != nextTag && $0 != options.urgencyFrom }.map(TaskText.tag)
         r.nextUp = t.tags.contains(nextTag) || t.start != nil
         if let start = t.start { keep["start"] = jsonString(TaskwarriorDate.format(start)) }
@@ -125,8 +125,8 @@ enum TaskwarriorMapping {
                 var seen: [String: String] = ["description": jsonString(t.description)]
                 if let priority = t.priority { seen["priority"] = jsonString(priority) }
                 if let project = t.project { seen["project"] = jsonString(project) }
-                if !t.tags.isEmpty { seen["tags"] = "[" + t.tags.map(jsonString).joined(separator: ",") + "]" }
-                keep[TaskwarriorSeries.instanceKey] = "{" + seen.sorted { $0.key < $1.key }.map { jsonString($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
+                if !t.tags.isEmpty { seen["tags"] = jsonArray(t.tags) }
+                keep[TaskwarriorSeries.instanceKey] = jsonObject(seen)
             }
             if !place.ahead.isEmpty {
                 keep[TaskwarriorSeries.aheadKey] = "{" + place.ahead.sorted { $0.key < $1.key }
@@ -150,7 +150,7 @@ enum TaskwarriorMapping {
         } else if let marker = t.other[durationMarker] {
             r.duration = minutes(marker)
         }
-        let text = "{" + keep.sorted { $0.key < $1.key }.map { jsonString($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
+        let text = jsonObject(keep)
         guard text.utf8.count <= TaskField.maxOpaqueBytes else {
             throw TaskInputError("its annotations and other attributes take \(text.utf8.count / 1024) KiB; nextup keeps at most \(TaskField.maxOpaqueBytes / 1024) KiB per task")
         }
@@ -236,6 +236,14 @@ enum TaskwarriorMapping {
         var out: [UInt8] = []
         JSONText.appendString(s, to: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A JSON array of strings.
+    static func jsonArray(_ strings: [String]) -> String { "[" + strings.map(jsonString).joined(separator: ",") + "]" }
+
+    /// A JSON object of values already in JSON, its keys sorted.
+    static func jsonObject(_ fields: [String: String]) -> String {
+        "{" + fields.sorted { $0.key < $1.key }.map { jsonString($0.key) + ":" + $0.value }.joined(separator: ",") + "}"
     }
 
     static func annotationsJSON(_ list: [TaskwarriorTask.Annotation]) -> String {
