@@ -99,6 +99,37 @@ import Testing
         #expect(merged["X-NEXTUP-URGENCY"] == "urgent")
     }
 
+    /// A phone that keeps `X-NEXTUP-VERSIONS` keeps it naming the title a
+    /// store wrote after the phone retitled the task: that mismatch was in
+    /// the base the bridge read already, so the phone's later completion
+    /// does not make its old title newer than nextup's retitle made since.
+    @Test func aMismatchTheBaseAlreadyHadIsNoNewPhoneChange() throws {
+        func item(_ summary: String, status: String, modified: String, record: VersionRecord) -> [UInt8] {
+            var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:merge-1", "LAST-MODIFIED:\(modified)",
+                         "SUMMARY:\(summary)", "STATUS:\(status)"]
+            if let property = record.property { lines.append(property.contentLine) }
+            lines += ["END:VTODO", "END:VCALENDAR"]
+            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        }
+        let store = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
+        func record(_ title: String, at millis: Int64) -> VersionRecord {
+            VersionRecord(entries: [VersionRecord.digest(TaskField.title): .init(value: VersionRecord.digest(FieldValue.string(title)),
+                                                                                  version: Version(timestamp: HybridTimestamp(millis: millis), replica: store))])
+        }
+        let written = try #require(ICalDate.instant("20261126T100000Z", zone: .fixed(0)))
+        let retitled = try #require(ICalDate.instant("20261126T100012Z", zone: .fixed(0)))
+        // The phone retitled at :08 keeping the store's record of "task 1"; the bridge read that file.
+        let base = item("from the phone", status: "NEEDS-ACTION", modified: "20261126T100008Z", record: record("task 1", at: written))
+        // nextup retitled at :12 and wrote its file; the server never took it.
+        let nextup = item("from nextup", status: "NEEDS-ACTION", modified: "20261126T100012Z", record: record("from nextup", at: retitled))
+        // The phone completes at :23 on its copy, the record kept as it was.
+        let phone = item("from the phone", status: "COMPLETED", modified: "20261126T100023Z", record: record("task 1", at: written))
+        let merge = VdirMerge(base: base, written: [nextup], nextupTimes: ["SUMMARY": retitled], zone: .fixed(0))
+        let merged = try ICalComponent.parse(Array(try merge.merge(nextup, phone).utf8))[0].components[0]
+        #expect(merged.property("SUMMARY")?.value == "from nextup")
+        #expect(merged.property("STATUS")?.value == "COMPLETED")
+    }
+
     /// Lines are written as their side folded them; a component only one side changed is that side's.
     @Test func linesKeepTheirFoldsAndOverridesSurvive() throws {
         let fold = "SUMMARY;LANGUAGE=de:Ein sehr langer Titel, der über die Zeilengrenze hinausgeht und\r\n  gefaltet ist"

@@ -26,6 +26,10 @@ import NextUpCore
 ///   except where nextup's value is the calendar's own, taken from a file
 ///   older than `b` (``fromCalendar``): the phone changed it again since —
 ///   a reopen after another machine took the completion — and `b`'s wins.)
+/// - A property `b`'s ``VersionRecord`` names with another value than `b`
+///   holds was changed on `b`'s side, even back to a known version's value —
+///   unless the base held that value under the same entry (a change the
+///   bridge read already).
 /// - `LAST-MODIFIED` and `DTSTAMP` take the later, `SEQUENCE` the larger
 ///   value; an `X-NEXTUP-…` property one side lacks is the other side's (a
 ///   client that drops them says nothing about them).
@@ -102,6 +106,17 @@ public struct VdirMerge: Sendable {
         let viewA = isMaster ? try? VTodoView(vtodo: a, zone: zone) : nil
         let viewB = isMaster ? try? VTodoView(vtodo: b, zone: zone) : nil
         let recordB = VersionRecord(b)
+        let recordBase = base.map(VersionRecord.init)
+        let viewBase = isMaster ? base.flatMap { try? VTodoView(vtodo: $0, zone: zone) } : nil
+        /// Whether `b`'s record names `field` with another value than `b`
+        /// holds, a mismatch the base did not already have with the same
+        /// entry and value (that one the bridge read: no new phone change).
+        func changedSinceRecorded(_ field: TaskField, in view: VTodoView) -> Bool {
+            guard recordB.differs(field, in: view) else { return false }
+            let key = VersionRecord.digest(field)
+            guard let recordBase, let viewBase, recordBase.entries[key] == recordB.entries[key] else { return true }
+            return VersionRecord.value(of: field, in: viewBase) != VersionRecord.value(of: field, in: view)
+        }
         /// When a store wrote what `b` holds in property `name` (its record
         /// names every value there it names at all): that value is not the phone's.
         func storeTime(_ name: String) -> Int64? {
@@ -135,10 +150,11 @@ public struct VdirMerge: Sendable {
                 continue
             default: break
             }
-            // b's record naming another value than b holds: the phone changed it since a store wrote it,
-            // even when it set it back to what a known version held.
+            // b's record naming another value than b holds (and than the base held under the same
+            // entry): the phone changed it since a store wrote it, even when it set it back to what
+            // a known version held.
             let changedOnB = viewB.map { view in
-                Self.fields(of: name, tags: Set((viewA?.categories ?? []) + view.categories)).contains { recordB.differs($0, in: view) }
+                Self.fields(of: name, tags: Set((viewA?.categories ?? []) + view.categories)).contains { changedSinceRecorded($0, in: view) }
             } ?? false
             chosen[name] = pick(pa, pb, la: la, lb: lb, baseLines: base.map { $0.properties(name).map(\.contentLine) },
                                 oldsB: changedOnB ? [] : known.map { $0.properties(name).map(\.contentLine) },
