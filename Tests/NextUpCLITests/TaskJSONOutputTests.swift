@@ -126,6 +126,10 @@ import Testing
         let back = try JSONDecoder().decode([TaskJSON].self, from: joined)
         #expect(back.map(\.id) == tasks.map { Optional($0.id.rawValue) })
         #expect(back.map(\.title) == tasks.map(\.title))
+        // The same tasks in another order (export's): each piece writes the tasks at its positions.
+        let order = Array(tasks.indices.reversed())
+        let reordered = try JSONDecoder().decode([TaskJSON].self, from: Data(JSONOutput.pieces(tasks, order: order, versions: true).joined()))
+        #expect(reordered.map(\.id) == order.map { Optional(tasks[$0].id.rawValue) })
     }
 
     /// Next Up first in its order (key, then id), then every other task,

@@ -10,6 +10,16 @@ import NextUpTestSupport
         #expect(Sanitizer.visible("plain 日本語") == "plain 日本語")
     }
 
+    @Test func eachUnsafeScalarAloneIsReplaced() {
+        // One at a time, among text that needs nothing replaced and holds no
+        // other byte 0xC2 or 0xE2 (accents, CJK).
+        for v: UInt32 in [0x00, 0x09, 0x1F, 0x7F, 0x80, 0x9F, 0x202A, 0x202E, 0x2066, 0x2069] {
+            let s = Sanitizer.visible("café 日本 \(Character(Unicode.Scalar(v)!)) end")
+            #expect(!s.unicodeScalars.contains(where: Sanitizer.isUnsafe), "U+\(String(v, radix: 16)) was kept")
+        }
+        for safe in ["café ☕ — “quoted” 日本 🚀", "\u{2029}\u{2065}\u{206A}\u{A0}"] { #expect(Sanitizer.visible(safe) == safe) }
+    }
+
     @Test func wideCharactersTakeTwoCells() {
         #expect(TerminalWidth.width(of: "abc") == 3)
         #expect(TerminalWidth.width(of: "日本語") == 6)

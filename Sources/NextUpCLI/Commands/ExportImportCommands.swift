@@ -24,9 +24,7 @@ struct ExportCommand: ParsableCommand {
             let objects = TaskwarriorMapping.objects(all, mapping)
             pieces = [Array(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8))]
         } else {
-            // The list is handed over, not shared, so that it is reordered in place.
-            let order = TaskOrdering.exportOrder(all)
-            pieces = JSONOutput.pieces(TaskOrdering.taking(order, from: consume all), versions: true)
+            pieces = JSONOutput.pieces(all, order: TaskOrdering.exportOrder(all), versions: true)
         }
         guard let file, file != "-" else { return try Terminal.write(pieces: pieces) }
         try PrivateFile.write(pieces: pieces, to: file, command: "export")

@@ -26,18 +26,20 @@ enum JSONOutput {
 
     /// ``data(_:versions:)`` in pieces, to be written one after the other
     /// (a whole export is not copied into one buffer). The pieces are
-    /// written on every core.
-    static func pieces(_ tasks: [TaskItem], versions: Bool) -> [[UInt8]] {
-        guard !tasks.isEmpty else { return [Array("[\n\n]\n".utf8)] }
-        let piece = 2_000, count = (tasks.count + piece - 1) / piece
+    /// written on every core. With `order`, the tasks at those positions,
+    /// in that order (the list is not reordered first).
+    static func pieces(_ tasks: [TaskItem], order: [Int]? = nil, versions: Bool) -> [[UInt8]] {
+        let total = order?.count ?? tasks.count
+        guard total > 0 else { return [Array("[\n\n]\n".utf8)] }
+        let piece = 2_000, count = (total + piece - 1) / piece
         let pieces = Mutex([[UInt8]](repeating: [], count: count))
         DispatchQueue.concurrentPerform(iterations: count) { k in
             var out: [UInt8] = []
             out.reserveCapacity(piece * (versions ? 1_200 : 500))
             if k == 0 { out.append(UInt8(ascii: "[")) }
-            for i in k * piece..<min(tasks.count, (k + 1) * piece) {
+            for i in k * piece..<min(total, (k + 1) * piece) {
                 out.append(contentsOf: i == 0 ? Self.firstElement : Self.nextElement)
-                write(tasks[i], versions: versions, indent: 2, to: &out)
+                write(tasks[order?[i] ?? i], versions: versions, indent: 2, to: &out)
             }
             if k == count - 1 { out.append(contentsOf: "\n]\n".utf8) }
             pieces.withLock { $0[k] = out }
@@ -136,11 +138,11 @@ enum JSONOutput {
         text("\"urgency\"", t.urgency)
         if versions {
             // As TaskJSON's `versions` holds them, without a string for each.
-            let fields = task.versions.keys.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
-            collection("\"versions\"", "{", "}", fields.count) { i, out in
-                named(fields[i].rawValue, &out)
+            let entries = task.versions.sorted { TaskField.precedesInByteOrder($0.key, $1.key) }
+            collection("\"versions\"", "{", "}", entries.count) { i, out in
+                named(entries[i].key.rawValue, &out)
                 out.append(UInt8(ascii: "\""))
-                task.versions[fields[i]]!.appendEncoded(to: &out)
+                entries[i].value.appendEncoded(to: &out)
                 out.append(UInt8(ascii: "\""))
             }
         }

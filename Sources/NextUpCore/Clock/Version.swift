@@ -27,12 +27,14 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Appends ``encoded``'s UTF-8.
     public func appendEncoded(to out: inout [UInt8]) {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        let digits = Self.hexDigits
         let raw = UInt64(bitPattern: timestamp.rawValue)
         for shift in stride(from: 60, through: 0, by: -4) { out.append(digits[Int(raw >> UInt64(shift) & 0xF)]) }
         out.append(UInt8(ascii: "@"))
         out.append(contentsOf: replica.rawValue.utf8)
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Parses ``encoded``; nil for anything else.
     public init?(encoded: String) {

@@ -13,16 +13,17 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Accepts any UUID spelling; ``rawValue`` is its canonical lowercase form.
     public init?(_ string: String) {
-        guard let canonical = CanonicalUUID.lowercased(string) else { return nil }
-        var high: UInt64 = 0, low: UInt64 = 0
-        var digits = 0
-        for byte in canonical.utf8 where byte != UInt8(ascii: "-") {
-            let value = UInt64(byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : byte &- UInt8(ascii: "a") &+ 10)
-            if digits < 16 { high = high << 4 | value } else { low = low << 4 | value }
-            digits += 1
+        guard var canonical = CanonicalUUID.lowercased(string) else { return nil }
+        (high, low) = canonical.withUTF8 { bytes in
+            var high: UInt64 = 0, low: UInt64 = 0
+            var digits = 0
+            for byte in bytes where byte != UInt8(ascii: "-") {
+                let value = UInt64(byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : byte &- UInt8(ascii: "a") &+ 10)
+                if digits < 16 { high = high << 4 | value } else { low = low << 4 | value }
+                digits += 1
+            }
+            return (high, low)
         }
-        self.high = high
-        self.low = low
     }
 
     /// The canonical text: 32 lowercase hex digits, hyphens after the 8th, 12th, 16th and 20th.
@@ -55,7 +56,15 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public var description: String { rawValue }
     /// The first eight characters, as shown in tables.
-    public var short: String { String(rawValue.prefix(8)) }
+    public var short: String {
+        String(unsafeUninitializedCapacity: 8) { buffer in
+            for digit in 0..<8 {
+                let value = UInt8(truncatingIfNeeded: high >> UInt64(60 - 4 * digit)) & 0xF
+                buffer[digit] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+            }
+            return 8
+        }
+    }
 
     public static func < (lhs: TaskID, rhs: TaskID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
 }

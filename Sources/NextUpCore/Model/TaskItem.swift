@@ -48,7 +48,11 @@ public struct TaskItem: Hashable, Sendable, Identifiable {
     public var isRecurring: Bool { recur != nil }
 
     /// The newest field version's timestamp (DESIGN.md §2: `modified`).
-    public var modified: HybridTimestamp { versions.values.map(\.timestamp).max() ?? .zero }
+    public var modified: HybridTimestamp {
+        var newest: HybridTimestamp?
+        for version in versions.values where newest.map({ version.timestamp > $0 }) ?? true { newest = version.timestamp }
+        return newest ?? .zero
+    }
 
     /// The values of the registers that are not known fields: tag elements
     /// (`tag:<name>` → present or not) and opaque fields.

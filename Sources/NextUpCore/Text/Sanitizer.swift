@@ -5,6 +5,7 @@ public enum Sanitizer {
     /// Replaces C0 controls (incl. ESC, tab, newline), DEL, C1 controls, and
     /// bidirectional overrides with visible symbols (`␛`, `␡`, `�`).
     public static func visible(_ text: String) -> String {
+        guard mayBeUnsafe(text) else { return text }
         var needs = false
         for s in text.unicodeScalars where isUnsafe(s) { needs = true; break }
         guard needs else { return text }
@@ -16,6 +17,16 @@ public enum Sanitizer {
             else { out.append(s) }
         }
         return String(out)
+    }
+
+    /// False when no byte of `text` can begin an unsafe scalar: every one is
+    /// below U+0020, U+007F, or encoded from a lead byte 0xC2 (C1) or 0xE2
+    /// (the bidirectional controls).
+    private static func mayBeUnsafe(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
+        }
     }
 
     static func isUnsafe(_ s: Unicode.Scalar) -> Bool {

@@ -96,14 +96,23 @@ extension TaskStore {
                 Self.restore(kinds, of: &task, from: row, at: 1)
                 made.append(try make(task))
             }
+            // A Backlog row's rank columns are read once, into its key.
+            var keys: [RankKey] = []
             var backlogMade: [T] = []
-            let order = try Self.ranked(db, backlog.0, backlog.1, sort: sort, nowMillis: now) { row, id in
-                var task = TaskItem(id: id)
-                Self.restore(kinds, of: &task, from: row, at: 1)
+            let shown = Array(kinds.dropFirst(Self.rankFields.count))
+            try Self.rankKeys(db, backlog.0, backlog.1) { key, row in
+                keys.append(key)
+                var task = TaskItem(id: key.id)
+                task.created = key.created
+                task.urgency = key.urgency
+                task.importance = key.importance
+                task.duration = key.duration
+                task.due = key.due
+                Self.restore(shown, of: &task, from: row, at: 1 + Self.rankFields.count)
                 backlogMade.append(try make(task))
             }
             made.reserveCapacity(made.count + backlogMade.count)
-            for i in order { made.append(backlogMade[i]) }
+            for i in TaskOrdering.order(keys, by: sort, nowMillis: now) { made.append(backlogMade[i]) }
             return made
         }
     }
