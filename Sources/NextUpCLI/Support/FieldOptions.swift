@@ -24,7 +24,7 @@ enum FieldOptions {
             }
             if let text = literal[option] { return (spec.field, try parse(text, today)) }
             guard let text = given[option] else { return nil }
-            if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" {
+            if text.trimmingWhitespace().lowercased() == "none" {
                 guard spec.clearable else { throw CLIError("--\(option) cannot be none: a task always has one") }
                 return (spec.field, spec.cleared)
             }

@@ -13,7 +13,7 @@ public struct TaskDuration: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     public static func parse(_ text: String) throws -> TaskDuration {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let t = text.trimmingWhitespace().lowercased()
         let bad = TaskInputError("duration must look like 30m, 1h, 1h30m or 90 (minutes), not '\(Sanitizer.visible(text))'")
         guard !t.isEmpty, t.count <= 20 else { throw bad }
         if t.allSatisfy(\.isASCIIDigitChar) {

@@ -14,7 +14,7 @@ extension String {
     }
 
     /// `trimmingCharacters(in: .whitespaces)` with the same shortcut.
-    func trimmingWhitespace() -> String {
+    public func trimmingWhitespace() -> String {
         guard let first = unicodeScalars.first, let last = unicodeScalars.last,
               Self.mayTrim(first) || Self.mayTrim(last) else { return self }
         return trimmingCharacters(in: .whitespaces)

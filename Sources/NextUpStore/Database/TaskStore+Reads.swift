@@ -16,7 +16,7 @@ extension TaskStore {
     /// - Throws: ``StoreError/badReference(_:)``, ``StoreError/unknownTask(_:)``,
     ///   ``StoreError/ambiguous(_:matches:)``.
     public func resolve(_ reference: String) throws -> TaskItem {
-        let ref = reference.trimmingCharacters(in: .whitespaces).lowercased()
+        let ref = reference.trimmingWhitespace().lowercased()
         guard ref.count >= 4, ref.count <= 36, ref.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
             throw StoreError.badReference(Sanitizer.visible(reference))
         }
