@@ -97,6 +97,29 @@ import Testing
         }
     }
 
+    @Test func aLogTheFirstCycleReadFromItsStartIsNotReadAgainBySlices() throws {
+        let folder = InMemoryPeerFolder()
+        let a = FakeReplica(folder: folder), c = FakeReplica(folder: folder)
+        let b = FakeReplica(folder: folder, options: SyncOptions(reconcileSliceRecords: 3))
+        // B has merged C's log before (it holds a cursor for it); A's log is new to B.
+        for n in 0..<4 { _ = c.add("task number \(n) from c") }
+        try c.sync(); try b.sync()
+        for n in 0..<12 { _ = a.add("task number \(n) from a") }
+        try a.sync()
+        // What the engine does at start: a first cycle alongside a fresh reconcile.
+        var progress = ReconcileProgress()
+        let first = try b.cycle.run(alongside: &progress)
+        #expect(first.changedTasks.count == 12)
+        var whole: SyncReport?
+        repeat { whole = try b.cycle.reconcileSlice(&progress) } while whole == nil
+        #expect(progress.slices == 2, "C's 4 records in slices of 3; A's 12 not read again")
+        let report = try #require(whole)
+        #expect(Set(report.fullReads.keys) == [try logName(a), try logName(c)])
+        #expect(report.republished.isEmpty)
+        #expect(b.storage.tasks.count == 16)
+        #expect(b.storage.tasks == a.storage.tasks)
+    }
+
     @Test func aSlicedReconcileFindsADamagedOwnLogAndRewritesIt() throws {
         let folder = InMemoryPeerFolder()
         let a = FakeReplica(folder: folder, options: SyncOptions(reconcileSliceRecords: 2))
