@@ -87,13 +87,16 @@ public struct ReconcileProgress: Sendable {
 
     /// A cycle of replica `me` read `file` from its start to its new cursor
     /// (it had none), holding `held`: the slices need not read it again. The
-    /// whole log counts as read, as if the slices had read it. A reconcile
-    /// not started yet is started for `me`; one for another id ignores it.
-    mutating func readWhole(_ file: String, replica: ReplicaID, held: Set<Int>, by me: ReplicaID) {
+    /// whole log counts as read, as if the slices had read it, with what the
+    /// cycle's report `found` in it (damage, clock skew). A reconcile not
+    /// started yet is started for `me`; one for another id ignores it.
+    mutating func readWhole(_ file: String, replica: ReplicaID, held: Set<Int>, by me: ReplicaID, found: SyncReport) {
         if self.replica == nil { self.replica = me }
         guard self.replica == me else { return }
         report.peers.insert(replica)
         report.fullReads[file] = "full reconcile"
+        report.issues += found.issues.filter { $0.file == file }
+        if let skew = found.clockSkew[file] { report.clockSkew[file] = max(report.clockSkew[file] ?? 0, skew) }
         guard let index = logs.firstIndex(where: { $0.name == file }) else {
             logs.append(PeerLog(name: file, replica: replica, stage: .read, held: held))
             return

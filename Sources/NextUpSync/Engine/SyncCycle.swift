@@ -183,7 +183,7 @@ public final class SyncCycle: Sendable {
                             reread[replica] = (info.name, held)
                             progress?.drop(info.name)
                         } else if let keys, keys.fromStart {
-                            progress?.readWhole(info.name, replica: replica, held: keys.held, by: me)
+                            progress?.readWhole(info.name, replica: replica, held: keys.held, by: me, found: report)
                         } else if let keys {
                             progress?.add(keys.held, readFrom: info.name)
                         }
