@@ -78,9 +78,32 @@ public struct ReconcileProgress: Sendable {
 
     mutating func countSlice() { slices += 1 }
 
-    /// Whether a cycle reading `file` should tell the reconcile what it read.
+    /// Whether a cycle reading `file` should tell the reconcile what it read:
+    /// a log it follows, or one it has not listed (a cycle may read that one
+    /// from its start, ``readWhole(_:replica:held:)``).
     func tracks(_ file: String) -> Bool {
-        logs.contains { $0.name == file && $0.stage != .dropped }
+        logs.first { $0.name == file }.map { $0.stage != .dropped } ?? true
+    }
+
+    /// A cycle of replica `me` read `file` from its start to its new cursor
+    /// (it had none), holding `held`: the slices need not read it again. The
+    /// whole log counts as read, as if the slices had read it, with what the
+    /// cycle's report `found` in it (damage, clock skew). A reconcile not
+    /// started yet is started for `me`; one for another id ignores it.
+    mutating func readWhole(_ file: String, replica: ReplicaID, held: Set<Int>, by me: ReplicaID, found: SyncReport) {
+        if self.replica == nil { self.replica = me }
+        guard self.replica == me else { return }
+        report.peers.insert(replica)
+        report.fullReads[file] = "full reconcile"
+        report.issues += found.issues.filter { $0.file == file }
+        if let skew = found.clockSkew[file] { report.clockSkew[file] = max(report.clockSkew[file] ?? 0, skew) }
+        guard let index = logs.firstIndex(where: { $0.name == file }) else {
+            logs.append(PeerLog(name: file, replica: replica, stage: .read, held: held))
+            return
+        }
+        guard logs[index].stage != .dropped else { return }
+        logs[index].stage = .read
+        logs[index].held = held
     }
 
     /// Adds keys a cycle read from `file` beyond the cursor.

@@ -15,7 +15,9 @@ import NextUpCore
 ///   before; merging them again is idempotent) and never advance a cursor:
 ///   what is new beyond it is the incremental cycles' to read. A log whose
 ///   cursor went away, moved back or changed generation between slices is
-///   left to those cycles, which re-read it whole themselves.
+///   left to those cycles, which re-read it whole themselves. A log such a
+///   cycle read from its start (it had no cursor: a first sync) counts as
+///   read whole, with what it holds; the slices do not read it again.
 /// - When a log has been read from its start to its cursor, its cursor's
 ///   damage flag is set to what the reconcile saw below it (as a full read
 ///   would have left it); nothing else of the cursor changes.
@@ -49,7 +51,9 @@ extension SyncCycle {
         var budget = options.reconcileSliceRecords
         if !progress.listed {
             for info in try folder.list() {
-                if case .log(let replica) = PeerFileName.classify(info.name), replica != me {
+                // A log a cycle already read from its start is listed as read.
+                if case .log(let replica) = PeerFileName.classify(info.name), replica != me,
+                   !progress.logs.contains(where: { $0.name == info.name }) {
                     progress.logs.append(ReconcileProgress.PeerLog(name: info.name, replica: replica))
                 }
             }

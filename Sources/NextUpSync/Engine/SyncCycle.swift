@@ -178,12 +178,14 @@ public final class SyncCycle: Sendable {
                     case .log(let replica) where replica == me:
                         continue
                     case .log(let replica):
-                        var keys: Set<Int>? = progress?.tracks(info.name) == true ? [] : nil
+                        var keys: (held: Set<Int>, fromStart: Bool)? = progress?.tracks(info.name) == true ? ([], false) : nil
                         if let held = try readPeerLog(info, replica: replica, cursor: cursors[info.name], full: full, me: me, keys: &keys, &report) {
                             reread[replica] = (info.name, held)
                             progress?.drop(info.name)
+                        } else if let keys, keys.fromStart {
+                            progress?.readWhole(info.name, replica: replica, held: keys.held, by: me, found: report)
                         } else if let keys {
-                            progress?.add(keys, readFrom: info.name)
+                            progress?.add(keys.held, readFrom: info.name)
                         }
                     case .conflictCopy:
                         if let changes = try readConflictCopy(info, me: me, &report) {
@@ -617,9 +619,10 @@ public final class SyncCycle: Sendable {
     /// holds (none when its header is damaged); nil otherwise.
     ///
     /// With `keys`, also collects there the keys of the changes under the
-    /// writer's id in the lines it read (for a reconcile in progress).
+    /// writer's id in the lines it read, and whether it read the file from
+    /// its start (for a reconcile in progress).
     private func readPeerLog(_ info: PeerFileInfo, replica: ReplicaID, cursor: PeerCursor?, full: Bool, me: ReplicaID,
-                             keys: inout Set<Int>?, _ report: inout SyncReport) throws -> Set<Int>? {
+                             keys: inout (held: Set<Int>, fromStart: Bool)?, _ report: inout SyncReport) throws -> Set<Int>? {
         // Nothing new since the cursor was stored (a torn last line that has
         // not moved included): not read, and its torn line not reported again.
         if !full, let cursor, cursor.identity == info.identity,
@@ -710,7 +713,7 @@ public final class SyncCycle: Sendable {
             outcome = try read(nil)
         }
         report = localReport
-        if keys != nil { keys = held }
+        if keys != nil { keys = (held, start == headerEnd) }
         // A torn last line is reported when it appears, not at every read of a file that stands still.
         if let tail = outcome.incompleteTail, changed { report.issues.append(tail) }
         let final = PeerCursor(generation: header.generation, offset: outcome.cursorEnd, identity: info.identity,

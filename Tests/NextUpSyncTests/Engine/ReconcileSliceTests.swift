@@ -97,6 +97,36 @@ import Testing
         }
     }
 
+    @Test func aLogTheFirstCycleReadFromItsStartIsNotReadAgainBySlices() throws {
+        let folder = InMemoryPeerFolder()
+        let a = FakeReplica(folder: folder), c = FakeReplica(folder: folder)
+        let b = FakeReplica(folder: folder, options: SyncOptions(reconcileSliceRecords: 3))
+        // B has merged C's log before (it holds a cursor for it); A's log is new to B.
+        for n in 0..<4 { _ = c.add("task number \(n) from c") }
+        try c.sync(); try b.sync()
+        for n in 0..<12 { _ = a.add("task number \(n) from a") }
+        try a.sync()
+        // One line of A's log damaged: what the first cycle found there is the reconcile's finding too.
+        let aLog = try logName(a)
+        let bytes = try #require(folder.contents(of: aLog))
+        let title = Array("\"task number 1 from a\"".utf8)
+        let at = try #require((0...(bytes.count - title.count)).first { Array(bytes[$0..<($0 + title.count)]) == title })
+        folder.overwrite(aLog, at: at + 1, with: Array("XXXX".utf8))
+        // What the engine does at start: a first cycle alongside a fresh reconcile.
+        var progress = ReconcileProgress()
+        let first = try b.cycle.run(alongside: &progress)
+        #expect(first.changedTasks.count == 11)
+        var whole: SyncReport?
+        repeat { whole = try b.cycle.reconcileSlice(&progress) } while whole == nil
+        #expect(progress.slices == 2, "C's 4 records in slices of 3; A's 12 not read again")
+        let report = try #require(whole)
+        #expect(Set(report.fullReads.keys) == [aLog, try logName(c)])
+        #expect(report.issues.contains { $0.kind == .checksumMismatch && $0.file == aLog }, "\(report.lines)")
+        #expect(report.republished.isEmpty)
+        #expect(b.storage.tasks.count == 15)
+        #expect(b.storage.tasks.allSatisfy { a.storage.tasks[$0.key] == $0.value })
+    }
+
     @Test func aSlicedReconcileFindsADamagedOwnLogAndRewritesIt() throws {
         let folder = InMemoryPeerFolder()
         let a = FakeReplica(folder: folder, options: SyncOptions(reconcileSliceRecords: 2))
