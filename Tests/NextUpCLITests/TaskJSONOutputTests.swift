@@ -149,3 +149,10 @@ import Testing
         #expect(TaskOrdering.exportOrder(tasks).map { tasks[$0].id.rawValue.suffix(1) } == ["3", "6", "2", "7", "5", "4", "1"])
     }
 }
+
+extension JSONOutput {
+    /// ``pieces(_:order:versions:)`` joined: the whole output as one buffer.
+    static func data(_ tasks: [TaskItem], versions: Bool) -> Data {
+        Data(pieces(tasks, versions: versions).joined())
+    }
+}

@@ -14,20 +14,11 @@ import Synchronization
 /// (docs/benchmarks.md); reading goes through `JSONDecoder` (``decodeTasks(_:)``).
 enum JSONOutput {
     /// The array of `tasks` and a newline, as `export` and `list --json`
-    /// write it; with `versions`, each field's version too (`export`: a
-    /// lossless backup).
-    static func data(_ tasks: [TaskItem], versions: Bool) -> Data {
-        let pieces = pieces(tasks, versions: versions)
-        var data = Data()
-        data.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
-        for piece in pieces { data.append(contentsOf: piece) }
-        return data
-    }
-
-    /// ``data(_:versions:)`` in pieces, to be written one after the other
-    /// (a whole export is not copied into one buffer). The pieces are
-    /// written on every core. With `order`, the tasks at those positions,
-    /// in that order (the list is not reordered first).
+    /// write it, in pieces to be written one after the other (a whole
+    /// export is not copied into one buffer); with `versions`, each field's
+    /// version too (`export`: a lossless backup). The pieces are written on
+    /// every core. With `order`, the tasks at those positions, in that
+    /// order (the list is not reordered first).
     static func pieces(_ tasks: [TaskItem], order: [Int]? = nil, versions: Bool) -> [[UInt8]] {
         let total = order?.count ?? tasks.count
         guard total > 0 else { return [Array("[\n\n]\n".utf8)] }

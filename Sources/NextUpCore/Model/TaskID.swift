@@ -35,9 +35,7 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
                     buffer[at] = UInt8(ascii: "-")
                     at += 1
                 }
-                let word = digit < 16 ? high : low
-                let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (digit % 16))) & 0xF
-                buffer[at] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+                buffer[at] = Self.hexDigit(digit, of: digit < 16 ? high : low)
                 at += 1
             }
             return at
@@ -58,12 +56,15 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The first eight characters, as shown in tables.
     public var short: String {
         String(unsafeUninitializedCapacity: 8) { buffer in
-            for digit in 0..<8 {
-                let value = UInt8(truncatingIfNeeded: high >> UInt64(60 - 4 * digit)) & 0xF
-                buffer[digit] = value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
-            }
+            for digit in 0..<8 { buffer[digit] = Self.hexDigit(digit, of: high) }
             return 8
         }
+    }
+
+    /// The lowercase hex digit at place `digit` (0–15 from the left; 16–31 read as 0–15) of `word`.
+    private static func hexDigit(_ digit: Int, of word: UInt64) -> UInt8 {
+        let value = UInt8(truncatingIfNeeded: word >> UInt64(60 - 4 * (digit % 16))) & 0xF
+        return value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     public static func < (lhs: TaskID, rhs: TaskID) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
