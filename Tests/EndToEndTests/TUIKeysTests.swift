@@ -26,12 +26,16 @@ import Testing
         try tmux.expectToSee("problems: nextup doctor says what")
         try tmux.expectToSee("f1 help · Q quit")
         try tmux.keys("F1")
-        // Every action by name, nothing cut at 80×24.
-        let help = try tmux.waitForScreen { $0.contains { $0.contains("redraw") } }
-        let text = help.screen.joined(separator: "\n")
-        for name in ["move-down", "set-due", "edit-notes", "details", "history", "toggle-done", "quit", "redraw"] {
-            #expect(text.contains(name), "help names \(name):\n\(text)")
+        // Every action by name, nothing cut at 80×24. The capture may land
+        // while the terminal is still drawing, so wait for the whole help.
+        let names = ["move-down", "set-due", "edit-notes", "details", "history", "toggle-done", "quit", "redraw",
+                     "restore-change"]
+        let help = try tmux.waitForScreen { screen in
+            let text = screen.joined(separator: "\n")
+            return names.allSatisfy { text.contains($0) }
         }
+        let text = help.screen.joined(separator: "\n")
+        #expect(help.ok, "help names every action:\n\(text)")
         #expect(!text.contains("make the window taller"), "\(text)")
         #expect(text.contains(" Q ") || text.contains(" Q  "), "help shows the bound quit key:\n\(text)")
         try tmux.keys("Escape")
