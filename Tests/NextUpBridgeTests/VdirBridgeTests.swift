@@ -310,6 +310,39 @@ import Testing
         #expect(after.tags == ["beta"] && after.category == nil && after.title == "Sort the receipts today")
     }
 
+    /// Another machine's merge proved a phone change and recorded the value
+    /// under the calendar's version; this bridge saw that value in the file
+    /// before, under an older entry. Whether the task holds the value
+    /// already (a reopen this store had from before another machine's
+    /// completion) or nextup changed it since, the newer recorded version
+    /// wins: the same value takes it, another value gives way to it. A
+    /// value the calendar only held moves nothing.
+    @Test(arguments: [(true, false), (true, true), (false, false), (false, true)])
+    func aValueTheRecordNamesUnderANewerVersionWins(proven: Bool, editedSince: Bool) throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "Renew the passport")
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        var calendar = try ICalComponent.parse(Array(try read(name).utf8))[0]
+        if editedSince { _ = try store.edit(task.id, set: [(.title, .string("Renew both passports"))]) }
+        let held = try #require(try store.task(task.id))
+        let index = try #require(calendar.components.firstIndex { $0.name == "VTODO" })
+        let view = try VTodoView(vtodo: calendar.components[index])
+        let later = Int64(Date().timeIntervalSince1970 * 1000) + 60_000
+        let version = Version(timestamp: HybridTimestamp(millis: later), replica: proven ? .calendar : .calendarHeld)
+        var record = VersionRecord(calendar.components[index])
+        record.entries[VersionRecord.digest(TaskField.title)] = .init(value: VersionRecord.digest(try #require(view.fieldValue(.title))),
+                                                                      version: version)
+        calendar.components[index].properties.removeAll { $0.name == "LAST-MODIFIED" || $0.name == VersionRecord.propertyName }
+        calendar.components[index].properties += [try #require(record.property),
+                                                  ICalProperty(name: "LAST-MODIFIED", value: ICalDate.formatUTC(millis: later))]
+        try write(calendar.serialized(), name)
+        _ = try bridge.cycle()
+        let after = try #require(try store.task(task.id))
+        #expect(after.title == (proven ? "Renew the passport" : held.title))
+        #expect(after.versions[.title] == (proven ? version : held.versions[.title]))
+    }
+
     /// Memories from before stamps (or a touched file) are read as before;
     /// their new stamps are saved only with a cycle that writes anyway.
     @Test func missingStampsAreRecordedOnlyWhenTheCycleWritesAnyway() throws {

@@ -130,6 +130,66 @@ import Testing
         #expect(merged.property("STATUS")?.value == "COMPLETED")
     }
 
+    /// Machine B completed the task at :06 (its file, `a`); the phone then
+    /// reopened it, and machine A's merge recorded that reopen as the
+    /// calendar's change at :28 (the server's item, `b`). B's base, read
+    /// before the completion, also said "not done": yet b's record dates
+    /// that value after B's completion, so the reopen wins. A value the
+    /// calendar only held (``ReplicaID/calendarHeld``) gives no such date:
+    /// B's completion stays.
+    @Test(arguments: [(ReplicaID.calendar, "NEEDS-ACTION"), (ReplicaID.calendarHeld, "COMPLETED")])
+    func aValueTheRecordDatesAfterNextupsChangeWinsThoughTheBaseHeldIt(replica: ReplicaID, expected: String) throws {
+        let store = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
+        func item(status: String, modified: String, done: Version?) throws -> [UInt8] {
+            var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:merge-2", "LAST-MODIFIED:\(modified)",
+                         "SUMMARY:task", "STATUS:\(status)"]
+            if status == "COMPLETED" { lines.append("COMPLETED:20261126T100006Z") }
+            lines += ["END:VTODO", "END:VCALENDAR"]
+            guard let done else { return Array((lines.joined(separator: "\r\n") + "\r\n").utf8) }
+            let view = try VTodoView(vtodo: try ICalComponent.parse(Array(lines.joined(separator: "\r\n").utf8))[0].components[0], zone: .fixed(0))
+            let value = try #require(VersionRecord.value(of: .done, in: view))
+            let record = VersionRecord(entries: [VersionRecord.digest(TaskField.done): .init(value: VersionRecord.digest(value), version: done)])
+            lines.insert(record.property!.contentLine, at: lines.count - 2)
+            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        }
+        func at(_ stamp: String, _ replica: ReplicaID) throws -> Version {
+            Version(timestamp: HybridTimestamp(millis: try #require(ICalDate.instant(stamp, zone: .fixed(0)))), replica: replica)
+        }
+        let base = try item(status: "NEEDS-ACTION", modified: "20261126T100000Z", done: nil)
+        let completed = try at("20261126T100006Z", store)
+        let nextup = try item(status: "COMPLETED", modified: "20261126T100006Z", done: completed)
+        let server = try item(status: "NEEDS-ACTION", modified: "20261126T100028Z", done: try at("20261126T100028Z", replica))
+        let merge = VdirMerge(base: base, written: [nextup], nextupTimes: ["STATUS": completed.timestamp.millis,
+                                                                          "COMPLETED": completed.timestamp.millis], zone: .fixed(0))
+        let merged = try ICalComponent.parse(Array(try merge.merge(nextup, server).utf8))[0].components[0]
+        #expect(merged.property("STATUS")?.value == expected)
+        #expect((merged.property("COMPLETED") != nil) == (expected == "COMPLETED"))
+    }
+
+    /// A merge dates a value b's record proves the phone changed as the
+    /// calendar's, and a value no record names as one the calendar held.
+    @Test func aMergeStampsAProvenPhoneChangeApartFromAValueTheCalendarOnlyHeld() throws {
+        let store = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
+        let old = Version(timestamp: HybridTimestamp(millis: try #require(ICalDate.instant("20261126T100000Z", zone: .fixed(0)))), replica: store)
+        let recorded = VersionRecord(entries: [VersionRecord.digest(TaskField.title): .init(value: VersionRecord.digest(FieldValue.string("task")),
+                                                                                             version: old)])
+        func item(_ summary: String, priority: String, modified: String) -> [UInt8] {
+            let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:merge-3", "LAST-MODIFIED:\(modified)",
+                         "SUMMARY:\(summary)", "PRIORITY:\(priority)", recorded.property!.contentLine, "END:VTODO", "END:VCALENDAR"]
+            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        }
+        let base = item("task", priority: "5", modified: "20261126T100000Z")
+        // nextup changed the importance; the phone retitled (its record still names "task") and set PRIORITY 1.
+        let nextup = item("task", priority: "9", modified: "20261126T100005Z")
+        let phone = item("from the phone", priority: "1", modified: "20261126T100010Z")
+        let merged = try ICalComponent.parse(Array(try VdirMerge(base: base, written: [nextup], zone: .fixed(0)).merge(nextup, phone).utf8))[0]
+            .components[0]
+        let view = try VTodoView(vtodo: merged, zone: .fixed(0))
+        let record = VersionRecord(merged)
+        #expect(record.version(of: .title, in: view)?.replica == .calendar)
+        #expect(record.version(of: .importance, in: view)?.replica == .calendarHeld)
+    }
+
     /// Lines are written as their side folded them; a component only one side changed is that side's.
     @Test func linesKeepTheirFoldsAndOverridesSurvive() throws {
         let fold = "SUMMARY;LANGUAGE=de:Ein sehr langer Titel, der über die Zeilengrenze hinausgeht und\r\n  gefaltet ist"

@@ -19,7 +19,7 @@ extension VdirBridge {
         var fromCalendar: Set<String> = []
         if let uid, let task = try liveTask(TaskID.forVTodoUID(uid)) {
             func time(_ fields: [TaskField]) -> Int64? { fields.compactMap { task.versions[$0]?.timestamp.millis }.max() }
-            func calendars(_ fields: [TaskField]) -> Bool { fields.compactMap { task.versions[$0] }.max()?.replica == .calendar }
+            func calendars(_ fields: [TaskField]) -> Bool { fields.compactMap { task.versions[$0] }.max()?.replica.isCalendarValue == true }
             let tags = Set(task.versions.keys.compactMap(\.tagName))
             let names = ["SUMMARY", "DESCRIPTION", "PRIORITY", "DUE", "DTSTART", "RRULE", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "CATEGORIES",
                          "X-NEXTUP-URGENCY", "X-NEXTUP-DURATION", "X-NEXTUP-CATEGORY", "X-NEXTUP-NEXT-UP"]

@@ -364,7 +364,8 @@ struct BridgeCycle {
     /// - A changed field whose value the file's ``VersionRecord`` names is
     ///   not the phone's: it is a store's value, merged under the version
     ///   recorded (so it loses to any later edit, whatever `LAST-MODIFIED`
-    ///   says), quietly.
+    ///   says), quietly; so is an unchanged value the record names under a
+    ///   newer version than the task's (the same value takes that version).
     mutating func take(_ view: VTodoView, record: VersionRecord, file: String, bytes: [UInt8], hash: String, lastModified: Int64?, stamp: FileStamp?) {
         let uid = view.uid
         if tasks[TaskID.forVTodoUID(uid)] == nil, joinsSeries(view, file: file) { return }
@@ -396,7 +397,7 @@ struct BridgeCycle {
                 filled.extensions[VTodoView.Extension.category.rawValue] = category.stringValue ?? ""
             }
             for (field, version) in task.versions.sorted(by: { $0.key < $1.key })
-            where version.replica == .calendar && version.timestamp.millis < calendarTime && !named.contains(field) {
+            where version.replica.isCalendarValue && version.timestamp.millis < calendarTime && !named.contains(field) {
                 guard var value = filled.fieldValue(field), value != VTodoView.comparable(task, field) else { continue }
                 if field == .done, value == .int(0) { value = .int(now) }
                 fields.append((field, value))
@@ -417,6 +418,22 @@ struct BridgeCycle {
             if let held = task?.versions[field], held >= recorded { return false }
             versions[field] = recorded
             return true
+        }
+        // A value the file held when last seen too, that its record names
+        // under a newer version than the task's (a merge that proved a phone
+        // change, or a store's write): merged under that version, so it wins
+        // over what came between — the same value takes the newer version.
+        // A value the calendar only held gives no date (``ReplicaID/calendarHeld``);
+        // an occurrence's completion goes through its series.
+        if let task {
+            for field in TaskField.known where versions[field] == nil && !fields.contains(where: { $0.0 == field }) {
+                guard let recorded = record.version(of: field, in: view), recorded.replica != .calendarHeld,
+                      let value = view.fieldValue(field), task.versions[field].map({ $0 < recorded }) ?? true else { continue }
+                let same = VTodoView.comparable(task, field) == value
+                guard same || task.occurrence == nil else { continue }
+                fields.append((field, same ? task.value(of: field) : value))
+                versions[field] = recorded
+            }
         }
         if let calendarTime {
             let version = Version(timestamp: HybridTimestamp(millis: calendarTime), replica: .calendar)

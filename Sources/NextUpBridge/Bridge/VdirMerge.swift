@@ -29,7 +29,12 @@ import NextUpCore
 /// - A property `b`'s ``VersionRecord`` names with another value than `b`
 ///   holds was changed on `b`'s side, even back to a known version's value —
 ///   unless the base held that value under the same entry (a change the
-///   bridge read already).
+///   bridge read already). Such a change is recorded under
+///   ``NextUpCore/ReplicaID/calendar`` at `b`'s `LAST-MODIFIED`; a value of
+///   `b`'s no record names, under ``NextUpCore/ReplicaID/calendarHeld``.
+/// - A property whose value `b`'s record dates (by any entry but a
+///   ``NextUpCore/ReplicaID/calendarHeld`` one) after nextup's change is
+///   `b`'s, even when a known version held it.
 /// - `LAST-MODIFIED` and `DTSTAMP` take the later, `SEQUENCE` the larger
 ///   value; an `X-NEXTUP-…` property one side lacks is the other side's (a
 ///   client that drops them says nothing about them).
@@ -43,7 +48,7 @@ public struct VdirMerge: Sendable {
     /// property name (`SUMMARY`, `CATEGORIES`, …), when the store knows it.
     public let nextupTimes: [String: Int64]
     /// The properties whose nextup value is the calendar's own (its newest
-    /// version is ``NextUpCore/ReplicaID/calendar``'s), taken from a file
+    /// version is a calendar value's, ``NextUpCore/ReplicaID/isCalendarValue``), taken from a file
     /// stamped at its ``nextupTimes`` time.
     public let fromCalendar: Set<String>
     public let zone: LocalZone
@@ -128,6 +133,17 @@ public struct VdirMerge: Sendable {
             }
             return newest
         }
+        /// When a store wrote, or a change b's record proves made, what `b`
+        /// holds in property `name`: a date to trust, unlike ``ReplicaID/calendarHeld``'s.
+        func recordedTime(_ name: String) -> Int64? {
+            guard let viewB else { return nil }
+            var newest: Int64?
+            for field in Self.fields(of: name, tags: Set((viewA?.categories ?? []) + viewB.categories)) {
+                guard let version = recordB.version(of: field, in: viewB), version.replica != .calendarHeld else { continue }
+                newest = max(newest ?? .min, version.timestamp.millis)
+            }
+            return newest
+        }
         var names: [String] = []
         for p in b.properties + a.properties where !names.contains(p.name) { names.append(p.name) }
         var chosen: [String: [ICalProperty]] = [:]
@@ -158,7 +174,8 @@ public struct VdirMerge: Sendable {
             } ?? false
             chosen[name] = pick(pa, pb, la: la, lb: lb, baseLines: base.map { $0.properties(name).map(\.contentLine) },
                                 oldsB: changedOnB ? [] : known.map { $0.properties(name).map(\.contentLine) },
-                                timeA: nextupTimes[name], timeB: storeTime(name) ?? timeB, aFromCalendar: fromCalendar.contains(name))
+                                timeA: nextupTimes[name], timeB: storeTime(name) ?? timeB, aFromCalendar: fromCalendar.contains(name),
+                                recordedB: recordedTime(name))
         }
         var merged = ICalComponent(name: b.name)
         var placed = Set<String>()
@@ -173,13 +190,15 @@ public struct VdirMerge: Sendable {
         let name = VersionRecord.propertyName
         if isMaster, let view = try? VTodoView(vtodo: merged, zone: zone) {
             // A value of b's that no store recorded is the calendar's, as of b's LAST-MODIFIED:
-            // recorded so, a later phone edit of another property does not make it newer.
+            // recorded so, a later phone edit of another property does not make it newer. Only a
+            // change b's record proves is dated so; any other value the calendar only held then.
             var phone = VersionRecord()
             if let viewB, let timeB {
-                let version = Version(timestamp: HybridTimestamp(millis: timeB), replica: .calendar)
                 for field in VersionRecord.fields(of: view) {
                     guard let value = VersionRecord.value(of: field, in: view), value == VersionRecord.value(of: field, in: viewB),
                           recordB.version(of: field, in: viewB) == nil else { continue }
+                    let replica: ReplicaID = changedSinceRecorded(field, in: viewB) ? .calendar : .calendarHeld
+                    let version = Version(timestamp: HybridTimestamp(millis: timeB), replica: replica)
                     phone.entries[VersionRecord.digest(field)] = VersionRecord.Entry(value: VersionRecord.digest(value), version: version)
                 }
             }
@@ -215,10 +234,12 @@ public struct VdirMerge: Sendable {
 
     /// One property's lines: the side that changed it, or the newer change.
     func pick<T>(_ a: T, _ b: T, la: [String], lb: [String], baseLines: [String]?, oldsB: [[String]],
-                 timeA: Int64?, timeB: Int64?, aFromCalendar: Bool = false) -> T {
+                 timeA: Int64?, timeB: Int64?, aFromCalendar: Bool = false, recordedB: Int64? = nil) -> T {
         if oldsB.contains(lb) {
             // b holds what a known version held: unchanged on b's side, unless
-            // a's value is the calendar's from before b and b no longer holds it.
+            // b's record dates that value after nextup's change, or a's value is
+            // the calendar's from before b and b no longer holds it.
+            if la != lb, let recordedB, recordedB > timeA ?? .min { return b }
             if aFromCalendar, la != lb, let timeA, let timeB, timeB > timeA { return b }
             return a
         }
