@@ -29,9 +29,12 @@ import NextUpCore
 /// - A property `b`'s ``VersionRecord`` names with another value than `b`
 ///   holds was changed on `b`'s side, even back to a known version's value —
 ///   unless the base held that value under the same entry (a change the
-///   bridge read already). Such a change is recorded under
-///   ``NextUpCore/ReplicaID/calendar`` at `b`'s `LAST-MODIFIED`; a value of
-///   `b`'s no record names, under ``NextUpCore/ReplicaID/calendarHeld``.
+///   bridge read already). It dates from `b`'s `LAST-MODIFIED`, or from the
+///   version a known version's record names `b`'s value under when that is
+///   later than `b`'s entry (a store took that change already). It is
+///   recorded under ``NextUpCore/ReplicaID/calendar`` at `b`'s
+///   `LAST-MODIFIED`; a value of `b`'s no record names, under
+///   ``NextUpCore/ReplicaID/calendarHeld``.
 /// - A property whose value `b`'s record dates (by any entry but a
 ///   ``NextUpCore/ReplicaID/calendarHeld`` one) after nextup's change is
 ///   `b`'s, even when a known version held it.
@@ -144,6 +147,23 @@ public struct VdirMerge: Sendable {
             }
             return newest
         }
+        /// When a store recorded `b`'s value of property `name` in a known
+        /// version, after the entry `b`'s record names (a phone change the
+        /// bridge took already): the change's date, not `b`'s `LAST-MODIFIED`.
+        func takenTime(_ name: String) -> Int64? {
+            guard let viewB else { return nil }
+            let lines = b.properties(name).map(\.contentLine)
+            var newest: Int64?
+            for old in known where old.properties(name).map(\.contentLine) == lines {
+                let record = VersionRecord(old)
+                for field in Self.fields(of: name, tags: Set((viewA?.categories ?? []) + viewB.categories)) {
+                    guard let version = record.version(of: field, in: viewB), version.replica != .calendarHeld,
+                          let entry = recordB.entries[VersionRecord.digest(field)], version > entry.version else { continue }
+                    newest = max(newest ?? .min, version.timestamp.millis)
+                }
+            }
+            return newest
+        }
         var names: [String] = []
         for p in b.properties + a.properties where !names.contains(p.name) { names.append(p.name) }
         var chosen: [String: [ICalProperty]] = [:]
@@ -174,7 +194,7 @@ public struct VdirMerge: Sendable {
             } ?? false
             chosen[name] = pick(pa, pb, la: la, lb: lb, baseLines: base.map { $0.properties(name).map(\.contentLine) },
                                 oldsB: changedOnB ? [] : known.map { $0.properties(name).map(\.contentLine) },
-                                timeA: nextupTimes[name], timeB: storeTime(name) ?? timeB, aFromCalendar: fromCalendar.contains(name),
+                                timeA: nextupTimes[name], timeB: storeTime(name) ?? takenTime(name) ?? timeB, aFromCalendar: fromCalendar.contains(name),
                                 recordedB: recordedTime(name))
         }
         var merged = ICalComponent(name: b.name)
