@@ -197,6 +197,34 @@ import Testing
         #expect(merged.property("DUE")?.value == "20261201")
     }
 
+    /// The bridge read a completion from :03; nextup reopened the task at
+    /// :14; the phone, dropping nextup's properties, completed it again at
+    /// :24. Its STATUS reads as the base's, its COMPLETED as new: the
+    /// completion is decided as one (STATUS, COMPLETED, PERCENT-COMPLETE),
+    /// and the phone's newer one wins whole.
+    @Test func aCompletionIsDecidedWholeNeverAMix() throws {
+        func item(_ completed: String?, modified: String) -> [UInt8] {
+            var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:merge-5", "LAST-MODIFIED:\(modified)", "SUMMARY:task"]
+            if let completed {
+                lines += ["STATUS:COMPLETED", "COMPLETED:\(completed)", "PERCENT-COMPLETE:100"]
+            } else {
+                lines.append("STATUS:NEEDS-ACTION")
+            }
+            lines += ["END:VTODO", "END:VCALENDAR"]
+            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        }
+        let base = item("20261126T100003Z", modified: "20261126T100003Z")
+        let nextup = item(nil, modified: "20261126T100014Z")
+        let phone = item("20261126T100024Z", modified: "20261126T100024Z")
+        let reopened = try #require(ICalDate.instant("20261126T100014Z", zone: .fixed(0)))
+        let merge = VdirMerge(base: base, written: [nextup], nextupTimes: ["STATUS": reopened, "COMPLETED": reopened, "PERCENT-COMPLETE": reopened],
+                              zone: .fixed(0))
+        let merged = try ICalComponent.parse(Array(try merge.merge(nextup, phone).utf8))[0].components[0]
+        #expect(merged.property("STATUS")?.value == "COMPLETED")
+        #expect(merged.property("COMPLETED")?.value == "20261126T100024Z")
+        #expect(merged.property("PERCENT-COMPLETE")?.value == "100")
+    }
+
     /// A merge dates a value b's record proves the phone changed as the
     /// calendar's, and a value no record names as one the calendar held.
     @Test func aMergeStampsAProvenPhoneChangeApartFromAValueTheCalendarOnlyHeld() throws {

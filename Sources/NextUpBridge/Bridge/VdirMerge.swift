@@ -11,7 +11,7 @@ import NextUpCore
 ///
 /// Invariants (property-tested):
 /// - Each property (all lines of one name, a sub-component by its name and
-///   place) and each component (by name, `UID`, `RECURRENCE-ID`, `TZID`) is
+///   place; `STATUS`, `COMPLETED` and `PERCENT-COMPLETE` as one) and each component (by name, `UID`, `RECURRENCE-ID`, `TZID`) is
 ///   decided on its own; no whole side ever wins.
 /// - A property equal on both sides is kept. One `b` holds as a known
 ///   version held it (the base or one of the bridge's writes) was not
@@ -125,38 +125,43 @@ public struct VdirMerge: Sendable {
             guard let recordBase, let viewBase, recordBase.entries[key] == recordB.entries[key] else { return true }
             return VersionRecord.value(of: field, in: viewBase) != VersionRecord.value(of: field, in: view)
         }
-        /// When a store wrote what `b` holds in property `name` (its record
+        let tags = Set((viewA?.categories ?? []) + (viewB?.categories ?? []))
+        /// The fields properties `group` carry.
+        func fields(_ group: [String]) -> [TaskField] { group.flatMap { Self.fields(of: $0, tags: tags) } }
+        /// A side's lines of properties `group`.
+        func lines(_ c: ICalComponent, _ group: [String]) -> [String] { group.flatMap { c.properties($0).map(\.contentLine) } }
+        /// When a store wrote what `b` holds in properties `group` (its record
         /// names every value there it names at all): that value is not the phone's.
-        func storeTime(_ name: String) -> Int64? {
+        func storeTime(_ group: [String]) -> Int64? {
             guard let viewB else { return nil }
             var newest: Int64?
-            for field in Self.fields(of: name, tags: Set((viewA?.categories ?? []) + viewB.categories)) {
+            for field in fields(group) {
                 if recordB.differs(field, in: viewB) { return nil }
                 if let version = recordB.version(of: field, in: viewB) { newest = max(newest ?? .min, version.timestamp.millis) }
             }
             return newest
         }
         /// When a store wrote, or a change b's record proves made, what `b`
-        /// holds in property `name`: a date to trust, unlike ``ReplicaID/calendarHeld``'s.
-        func recordedTime(_ name: String) -> Int64? {
+        /// holds in properties `group`: a date to trust, unlike ``ReplicaID/calendarHeld``'s.
+        func recordedTime(_ group: [String]) -> Int64? {
             guard let viewB else { return nil }
             var newest: Int64?
-            for field in Self.fields(of: name, tags: Set((viewA?.categories ?? []) + viewB.categories)) {
+            for field in fields(group) {
                 guard let version = recordB.version(of: field, in: viewB), version.replica != .calendarHeld else { continue }
                 newest = max(newest ?? .min, version.timestamp.millis)
             }
             return newest
         }
-        /// When a store recorded `b`'s value of property `name` in a known
+        /// When a store recorded `b`'s value of properties `group` in a known
         /// version, after the entry `b`'s record names (a phone change the
         /// bridge took already): the change's date, not `b`'s `LAST-MODIFIED`.
-        func takenTime(_ name: String) -> Int64? {
+        func takenTime(_ group: [String]) -> Int64? {
             guard let viewB else { return nil }
-            let lines = b.properties(name).map(\.contentLine)
+            let held = lines(b, group)
             var newest: Int64?
-            for old in known where old.properties(name).map(\.contentLine) == lines {
+            for old in known where lines(old, group) == held {
                 let record = VersionRecord(old)
-                for field in Self.fields(of: name, tags: Set((viewA?.categories ?? []) + viewB.categories)) {
+                for field in fields(group) {
                     guard let version = record.version(of: field, in: viewB), version.replica != .calendarHeld,
                           let entry = recordB.entries[VersionRecord.digest(field)], version > entry.version else { continue }
                     newest = max(newest ?? .min, version.timestamp.millis)
@@ -167,6 +172,7 @@ public struct VdirMerge: Sendable {
         var names: [String] = []
         for p in b.properties + a.properties where !names.contains(p.name) { names.append(p.name) }
         var chosen: [String: [ICalProperty]] = [:]
+        var decided: Set<String> = []
         for name in names {
             let pa = a.properties(name), pb = b.properties(name)
             let la = pa.map(\.contentLine), lb = pb.map(\.contentLine)
@@ -186,16 +192,22 @@ public struct VdirMerge: Sendable {
                 continue
             default: break
             }
+            // The properties that carry one field are decided together (a completion is STATUS,
+            // COMPLETED and PERCENT-COMPLETE): one side's, never a mix.
+            let group = Self.statusGroup.contains(name) ? Self.statusGroup : [name]
+            if group.count > 1, group.contains(where: { decided.contains($0) }) { continue }
             // b's record naming another value than b holds (and than the base held under the same
             // entry): the phone changed it since a store wrote it, even when it set it back to what
             // a known version held.
-            let changedOnB = viewB.map { view in
-                Self.fields(of: name, tags: Set((viewA?.categories ?? []) + view.categories)).contains { changedSinceRecorded($0, in: view) }
-            } ?? false
-            chosen[name] = pick(pa, pb, la: la, lb: lb, baseLines: base.map { $0.properties(name).map(\.contentLine) },
-                                oldsB: changedOnB ? [] : known.map { $0.properties(name).map(\.contentLine) },
-                                timeA: nextupTimes[name], timeB: storeTime(name) ?? takenTime(name) ?? timeB, aFromCalendar: fromCalendar.contains(name),
-                                recordedB: recordedTime(name))
+            let changedOnB = viewB.map { view in fields(group).contains { changedSinceRecorded($0, in: view) } } ?? false
+            let takeB = pick(false, true, la: lines(a, group), lb: lines(b, group), baseLines: base.map { lines($0, group) },
+                             oldsB: changedOnB ? [] : known.map { lines($0, group) },
+                             timeA: group.compactMap { nextupTimes[$0] }.max(), timeB: storeTime(group) ?? takenTime(group) ?? timeB,
+                             aFromCalendar: group.contains { fromCalendar.contains($0) }, recordedB: recordedTime(group))
+            for member in group {
+                chosen[member] = takeB ? b.properties(member) : a.properties(member)
+                decided.insert(member)
+            }
         }
         var merged = ICalComponent(name: b.name)
         var placed = Set<String>()
@@ -231,6 +243,9 @@ public struct VdirMerge: Sendable {
         }
         return merged
     }
+
+    /// The properties that carry a completion, decided as one.
+    static let statusGroup = ["STATUS", "COMPLETED", "PERCENT-COMPLETE"]
 
     /// The fields a VTODO property carries (`tags`: the tag names to look at for `CATEGORIES`).
     static func fields(of property: String, tags: Set<String>) -> [TaskField] {
