@@ -130,11 +130,13 @@ import Testing
         // 6333567721888038298: a phone change a machine took long ago, its
         // file's record still naming the value before it, met by a later
         // nextup edit; 7082023222448441416: a phone completing again,
-        // its STATUS as the base had it, its COMPLETED newer); `make
-        // test-more` random ones.
+        // its STATUS as the base had it, its COMPLETED newer;
+        // 3011074951658543774: a phone completion, then another phone edit,
+        // met by a machine's later reopen); `make test-more` random ones.
         guard let cases = environment["NEXTUP_TWO_MACHINE_CASES"].flatMap(Int.init) else {
             for seed: UInt64 in [1, 2, 11605, 1618648, 6044570647758568471, 4189943949286670550, 4332029046041915312,
-                              3568793784133824199, 6333567721888038298, 7082023222448441416] {
+                              3568793784133824199, 6333567721888038298, 7082023222448441416,
+                              3011074951658543774] {
                 var rng = SeededRandom(seed: seed)
                 do { try Self.run(&rng, seed: seed) } catch { Issue.record("seed \(seed): \(error)") }
             }

@@ -343,6 +343,29 @@ import Testing
         #expect(after.versions[.title] == (proven ? version : held.versions[.title]))
     }
 
+    /// The phone completes a task, then edits its due date a minute later:
+    /// the completion dates from its COMPLETED, not from the LAST-MODIFIED
+    /// the later edit moved on, so a reopen made in between wins.
+    @Test func aPhoneCompletionDatesFromItsCompletedTime() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "File the taxes")
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        let now = Int64(Date().timeIntervalSince1970) * 1000
+        let completed = now + 10_000, modified = now + 60_000
+        try phoneRewrite(name) { properties in
+            properties.removeAll { ["STATUS", "LAST-MODIFIED"].contains($0.name) }
+            properties += [ICalProperty(name: "STATUS", value: "COMPLETED"), ICalProperty(name: "COMPLETED", value: ICalDate.formatUTC(millis: completed)),
+                           ICalProperty(name: "DUE", parameters: [ICalParameter(name: "VALUE", values: ["DATE"])], value: "20301201"),
+                           ICalProperty(name: "LAST-MODIFIED", value: ICalDate.formatUTC(millis: modified))]
+        }
+        _ = try bridge.cycle()
+        let after = try #require(try store.task(task.id))
+        #expect(after.completedAt == completed)
+        #expect(after.versions[.done]?.timestamp.millis == completed)
+        #expect(after.versions[.due]?.timestamp.millis == modified)
+    }
+
     /// Memories from before stamps (or a touched file) are read as before;
     /// their new stamps are saved only with a cycle that writes anyway.
     @Test func missingStampsAreRecordedOnlyWhenTheCycleWritesAnyway() throws {

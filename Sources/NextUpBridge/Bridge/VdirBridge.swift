@@ -351,7 +351,9 @@ struct BridgeCycle {
     ///   (the phone changed it again: a reopen after another machine took
     ///   the completion). A field the file did not change is never taken,
     ///   whatever its time: `LAST-MODIFIED` covers the whole item.
-    /// - A phone change is merged under (`changedAt`, calendar): every
+    /// - A phone change is merged under (`changedAt`, calendar), a completion
+    ///   under its `COMPLETED` when that is earlier and after the file as
+    ///   last seen: every
     ///   machine that takes it writes the same value under the same version
     ///   (idempotent, in any order), a nextup edit made after it wins by the
     ///   ordinary merge, and it wins over every edit made before it.
@@ -436,10 +438,14 @@ struct BridgeCycle {
             }
         }
         if let calendarTime {
-            let version = Version(timestamp: HybridTimestamp(millis: calendarTime), replica: .calendar)
+            // A completion dates from its COMPLETED when that falls after the file as last seen:
+            // a later edit of another property moves LAST-MODIFIED, not the completion.
+            let completed = view.completedAt.flatMap { $0 > 0 && $0 < calendarTime && $0 > memory?.changedAt ?? .min ? $0 : nil }
             var kept: [String] = []
             fields = fields.filter { field, _ in
                 if versions[field] != nil { return true }
+                let at = field == .done ? completed ?? calendarTime : calendarTime
+                let version = Version(timestamp: HybridTimestamp(millis: at), replica: .calendar)
                 if let task, let held = task.versions[field], held >= version {
                     kept.append(field.rawValue)
                     return false

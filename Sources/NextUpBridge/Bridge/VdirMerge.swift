@@ -34,7 +34,8 @@ import NextUpCore
 ///   later than `b`'s entry (a store took that change already). It is
 ///   recorded under ``NextUpCore/ReplicaID/calendar`` at `b`'s
 ///   `LAST-MODIFIED`; a value of `b`'s no record names, under
-///   ``NextUpCore/ReplicaID/calendarHeld``.
+///   ``NextUpCore/ReplicaID/calendarHeld``. A completion dates from `b`'s
+///   `COMPLETED` instead when that is earlier.
 /// - A property whose value `b`'s record dates (by any entry but a
 ///   ``NextUpCore/ReplicaID/calendarHeld`` one) after nextup's change is
 ///   `b`'s, even when a known version held it.
@@ -169,6 +170,9 @@ public struct VdirMerge: Sendable {
             }
             return newest
         }
+        // b's completion dates from its COMPLETED when that is earlier than its
+        // LAST-MODIFIED (a later edit of another property moved that on).
+        let completedB = viewB?.completedAt.flatMap { completed in completed > 0 && timeB.map { completed < $0 } ?? false ? completed : nil }
         var names: [String] = []
         for p in b.properties + a.properties where !names.contains(p.name) { names.append(p.name) }
         var chosen: [String: [ICalProperty]] = [:]
@@ -202,7 +206,8 @@ public struct VdirMerge: Sendable {
             let changedOnB = viewB.map { view in fields(group).contains { changedSinceRecorded($0, in: view) } } ?? false
             let takeB = pick(false, true, la: lines(a, group), lb: lines(b, group), baseLines: base.map { lines($0, group) },
                              oldsB: changedOnB ? [] : known.map { lines($0, group) },
-                             timeA: group.compactMap { nextupTimes[$0] }.max(), timeB: storeTime(group) ?? takenTime(group) ?? timeB,
+                             timeA: group.compactMap { nextupTimes[$0] }.max(),
+                             timeB: storeTime(group) ?? takenTime(group) ?? (group == Self.statusGroup ? completedB : nil) ?? timeB,
                              aFromCalendar: group.contains { fromCalendar.contains($0) }, recordedB: recordedTime(group))
             for member in group {
                 chosen[member] = takeB ? b.properties(member) : a.properties(member)
@@ -230,7 +235,7 @@ public struct VdirMerge: Sendable {
                     guard let value = VersionRecord.value(of: field, in: view), value == VersionRecord.value(of: field, in: viewB),
                           recordB.version(of: field, in: viewB) == nil else { continue }
                     let replica: ReplicaID = changedSinceRecorded(field, in: viewB) ? .calendar : .calendarHeld
-                    let version = Version(timestamp: HybridTimestamp(millis: timeB), replica: replica)
+                    let version = Version(timestamp: HybridTimestamp(millis: field == .done ? completedB ?? timeB : timeB), replica: replica)
                     phone.entries[VersionRecord.digest(field)] = VersionRecord.Entry(value: VersionRecord.digest(value), version: version)
                 }
             }
