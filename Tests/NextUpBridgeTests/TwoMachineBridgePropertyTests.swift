@@ -102,6 +102,17 @@ import Testing
 
     static let fields: [TaskField] = [.title, .importance, .due, .done]
 
+    /// One edit in the oracle: its value, the earliest and latest time it may
+    /// count at (nil: no bridge read it yet), when it was made, and when a
+    /// later phone edit replaced it on the server before any bridge read it.
+    struct Edit {
+        var value: FieldValue
+        var from: Int64
+        var until: Int64?
+        var made: Int64
+        var superseded: Int64?
+    }
+
     /// A field as the oracle compares it (done: whether done).
     static func comparable(_ value: FieldValue?, _ field: TaskField) -> FieldValue {
         guard let value else { return .null }
@@ -232,10 +243,10 @@ import Testing
         // first read the calendar's item holding it, after its vdirsyncer
         // brought it (`LAST-MODIFIED` covers the whole item, and nothing
         // tells which of the states in between held it): nil until then.
-        var edits: [TaskID: [TaskField: [(value: FieldValue, from: Int64, until: Int64?, made: Int64)]]] = [:]
+        var edits: [TaskID: [TaskField: [Edit]]] = [:]
         for id in ids {
             let task = try #require(try a.store.task(id))
-            edits[id] = Dictionary(uniqueKeysWithValues: fields.map { ($0, [(comparable(task.value(of: $0), $0), Int64(0), Int64?(0), Int64(0))]) })
+            edits[id] = Dictionary(uniqueKeysWithValues: fields.map { ($0, [Edit(value: comparable(task.value(of: $0), $0), from: 0, until: 0, made: 0)]) })
         }
         func vdirsyncer(_ m: Machine) throws {
             for name in try m.vdirsyncer(&server) { m.downloaded[name] = clock.nowMillis() }
@@ -245,7 +256,11 @@ import Testing
             for (name, at) in m.downloaded {
                 guard let id = ids.first(where: { "\($0.rawValue).ics" == name }) else { continue }
                 for field in fields {
-                    edits[id]![field] = edits[id]![field]!.map { ($0.value, $0.from, $0.until ?? ($0.made <= at ? clock.nowMillis() : nil), $0.made) }
+                    // What this machine's vdir held: made before its download, not replaced on the server by then.
+                    for i in edits[id]![field]!.indices {
+                        let edit = edits[id]![field]![i]
+                        if edit.until == nil, edit.made <= at, (edit.superseded ?? .max) > at { edits[id]![field]![i].until = clock.nowMillis() }
+                    }
                 }
             }
             m.downloaded = [:]
@@ -272,7 +287,7 @@ import Testing
                 let current = try #require(try m.store.task(id)).value(of: field)
                 let value = freshValue(field, current: current)
                 _ = try m.store.edit(id, set: [(field, value)])
-                edits[id]![field]!.append((comparable(value, field), clock.nowMillis(), clock.nowMillis(), clock.nowMillis()))
+                edits[id]![field]!.append(Edit(value: comparable(value, field), from: clock.nowMillis(), until: clock.nowMillis(), made: clock.nowMillis()))
                 history.append("\(m === a ? "A" : "B") \(id.short) \(field)=\(value)")
             case 6..<11:
                 // The phone edits the calendar's copy: one property, LAST-MODIFIED now.
@@ -314,17 +329,18 @@ import Testing
                     // machine has read yet (a reopen then reads like a copy from
                     // before the completion: README, "What the files cannot tell").
                     for other in fields where other != field {
-                        edits[id]![other] = edits[id]![other]!.map { $0.until == nil ? ($0.value, 0, nil, $0.made) : $0 }
-                        edits[id]![other]!.append((comparable(view.fieldValue(other), other), 0, nil, clock.nowMillis()))
+                        for i in edits[id]![other]!.indices where edits[id]![other]![i].until == nil { edits[id]![other]![i].from = 0 }
+                        edits[id]![other]!.append(Edit(value: comparable(view.fieldValue(other), other), from: 0, until: nil, made: clock.nowMillis()))
                     }
                 }
                 props.removeAll { $0.name == "LAST-MODIFIED" }
                 props.append(ICalProperty(name: "LAST-MODIFIED", value: stamp))
                 calendar.components[index].properties = props
                 server[name] = Array(calendar.serialized().utf8)
-                // An earlier phone edit of the field that no machine read or downloaded is gone: nobody saw it.
-                edits[id]![field]!.removeAll { edit in
-                    edit.until == nil && !machines.contains { ($0.downloaded[name] ?? .min) >= edit.made }
+                // An earlier phone edit of the field that no bridge read is replaced: unless a
+                // machine's vdir holds it already, nobody sees it.
+                for i in edits[id]![field]!.indices where edits[id]![field]![i].until == nil && edits[id]![field]![i].superseded == nil {
+                    edits[id]![field]![i].superseded = clock.nowMillis()
                 }
                 // A value set back to one nextup's record names reads as that write's;
                 // where the record names nothing for the field, a value the field
@@ -332,9 +348,9 @@ import Testing
                 // vdir may have held it, or the phone set it back before a bridge read it).
                 let record = VersionRecord(calendar.components[index])
                 let edited = try VTodoView(vtodo: calendar.components[index], zone: .fixed(0))
-                let heldBefore = !record.differs(field, in: edited) && edits[id]![field]!.contains { $0.value == comparable(value, field) }
+                let heldBefore = !record.differs(field, in: edited) && edits[id]![field]!.contains { $0.value == comparable(value, field) && $0.until != nil }
                 let from = record.version(of: field, in: edited)?.timestamp.millis ?? (heldBefore ? 0 : clock.nowMillis())
-                edits[id]![field]!.append((comparable(value, field), from, nil, clock.nowMillis()))
+                edits[id]![field]!.append(Edit(value: comparable(value, field), from: from, until: nil, made: clock.nowMillis()))
                 history.append("phone \(id.short) \(field)=\(value)")
             case 11..<14:
                 let m = pick(machines, &rng)
@@ -372,7 +388,7 @@ import Testing
             let phone = try VTodoView(vtodo: calendar.components.first { $0.name == "VTODO" }!, zone: .fixed(0))
             for field in fields {
                 // The newest: an edit no other is surely later than.
-                let all = edits[id]![field]!
+                let all = edits[id]![field]!.filter { $0.until != nil || $0.superseded == nil }
                 let latestStart = all.map(\.from).max()!
                 let newest = Set(all.filter { ($0.until ?? .max) >= latestStart }.map(\.value))
                 let value = comparable(ta.value(of: field), field)
