@@ -26,8 +26,8 @@ public final class AppRuntime {
     public var startProblems: [String] = []
     private var lastToken: Int?
     private var needsReload = false
-    /// While the lists are read in slices (``AppState/readingLists``):
-    /// whether a slice was read after another process's or machine's change.
+    /// Whether the next read of the lists follows another process's or
+    /// machine's change (the rows it changed are highlighted).
     private var readingExternal = false
     /// After a store change the change token did not show yet: when to read
     /// the token next, and until when to keep reading it. A writer's first
@@ -144,10 +144,10 @@ public final class AppRuntime {
             let offset = utcOffset(now)
             if offset != state.utcOffsetSeconds { send(.timeZone(utcOffsetSeconds: offset)) }
             // The next slice of the lists, once the keys typed meanwhile are
-            // handled (the loop ticks at once while reading); its last
+            // handled (the loop ticks at once while reading); the last
             // slice reads what was written meanwhile, so no check is due.
             if state.readingLists {
-                reload(external: false)
+                readLists()
                 return
             }
             if let r = recheck, now >= r.at {
@@ -221,21 +221,28 @@ public final class AppRuntime {
     /// Reads the lists: brought up to date, or (after a large change, while
     /// lists are on screen) one slice of reading them again, the screen
     /// keeping the last whole lists until the last slice
-    /// (``TaskBackend/listIDsInSlices(_:nowMillis:)``); the loop ticks at
-    /// once for the next slice, after the keys typed meanwhile.
+    /// (``TaskBackend/listIDsInSlices(_:nowMillis:)``). While they are read
+    /// in slices, the next slice comes at the loop's next turn, after the
+    /// keys typed meanwhile (the loop does not wait), not here: the last
+    /// slice reads what was written until then.
     func reload(external: Bool) {
         needsReload = false
+        readingExternal = readingExternal || external
+        if !state.readingLists { readLists() }
+    }
+
+    /// One read of the lists (a slice, while they are read in slices).
+    private func readLists() {
         do {
             let token = try backend.changeToken()
             let now = clock.nowMillis()
             send(.tick(nowMillis: now))
             guard let (next, backlog) = try backend.listIDsInSlices(state.query, nowMillis: now) else {
-                readingExternal = readingExternal || external
                 lastToken = token
                 if !state.readingLists { send(.readingLists(true)) }
                 return
             }
-            let external = external || readingExternal
+            let external = readingExternal
             readingExternal = false
             if state.readingLists { send(.readingLists(false)) }
             let history = state.history == nil ? nil : try backend.historyIDs(limit: AppState.historyLimit)
