@@ -105,7 +105,7 @@ import NextUpStore
     /// The runtime against a real store: a large change (here: a ranking
     /// grown old) is read one slice per loop turn; the lists on screen stay
     /// whole meanwhile, a key writes the row it shows, and the last slice
-    /// shows every task, the one written meanwhile too.
+    /// shows every task, as written meanwhile too.
     @Test func theRuntimeReadsASliceAPassAndKeepsTheListsShownUntilTheLast() throws {
         let folder = TemporaryFolder()
         let store = try TaskStore.open(StoreLocation(folder: folder.url), clock: FixedClock(millis: Fixture.now))
@@ -117,7 +117,7 @@ import NextUpStore
         rt.start()
         let shown = rt.state.backlog.ids
         let selected = try #require(rt.state.backlog.selected)
-        for i in 0..<4 { _ = try other.add(TaskDraft(title: "new \(i)")) }
+        for i in 0..<5 { _ = try other.add(TaskDraft(title: "new \(i)")) }
         clock.millis += TaskStore.rerankAfterMillis
         rt.handle([.storeChanged])
         #expect(rt.state.readingLists)
@@ -126,9 +126,9 @@ import NextUpStore
         #expect(screen.lastFrame!.text.joined().contains("Backlog 5 · reading…"))
         rt.handle(keys: [.char("u")])
         #expect(try store.task(selected)?.urgency == .urgent)
-        // Neither the write nor another change signal reads a slice in the
-        // key's turn: 9 rows in slices of 2 take the first read and 4 turns.
-        _ = try other.add(TaskDraft(title: "newer"))
+        // Neither the write nor another change signal reads a slice in its
+        // turn: 10 rows in slices of 2 take the first read and 5 turns.
+        _ = try other.edit(shown[shown.count - 1], set: [(.importance, .int(3))])
         rt.handle([.storeChanged])
         #expect(rt.state.backlog.ids == shown)
         var turns = 0
