@@ -59,9 +59,24 @@ extension TaskStore {
         let ranked: [RankKey]
         /// The greatest `written` of the table when read (schema v15).
         let written: Int64
+        /// Set while the Backlog is read in slices: `ranked` holds only the
+        /// tasks read so far, and these lists are not to be shown.
+        let reading: Reading?
+
+        /// Whether these are the whole lists (false: a slice of a read in slices).
+        public var isComplete: Bool { reading == nil }
 
         /// The Backlog's ids, in its order.
         public var backlog: [TaskID] { ranked.map(\.id) }
+
+        /// Where a read in slices stands: slices go in id order.
+        struct Reading: Sendable {
+            /// The last id read.
+            let after: String
+            /// The table's greatest `written` when the first slice was read:
+            /// the rows written after it are read again at the end.
+            let since: Int64
+        }
     }
 
     /// How long a Backlog's ranking is brought up to date before it is read
@@ -76,43 +91,99 @@ extension TaskStore {
     /// ``TaskOrdering/replacing(_:with:in:by:nowMillis:)``; Next Up (a day's
     /// list, ordered by SQLite) is read whole.
     ///
-    /// Contract: the result equals a whole read ranked at its ``Lists/rankedAt``.
     /// `last` is used when it was read for the same sort and narrowing less
     /// than ``rerankAfterMillis`` before `nowMillis`, the table's newest
     /// `written` did not go back, and fewer rows changed than
     /// ``updateLimit(listed:)``; otherwise everything is read and ranked at
-    /// `nowMillis`.
+    /// `nowMillis`. With `slice`, and `last` read for the same sort and
+    /// narrowing, that read goes in slices of at most `slice` Backlog rows,
+    /// one per call: each result but the last is not complete
+    /// (``Lists/isComplete``) and is passed back as `last` for the next
+    /// slice; the last slice also reads again the rows written since the
+    /// first one. A caller that asks for no slice finishes a read in slices at once.
+    ///
+    /// Contract: a complete result equals a whole read ranked at its ``Lists/rankedAt``.
     public func lists(
         sort: BacklogSort,
         narrowing: ListNarrowing = ListNarrowing(),
         keepDone: Set<TaskID> = [],
         nowMillis: Int64,
-        since last: Lists? = nil
+        since last: Lists? = nil,
+        slice: Int? = nil
     ) throws -> Lists {
         try database.read { db in
             if narrowing.filter.category != nil || narrowing.filter.tag != nil { ListSQL.registerFold(db) }
             let newest = try Int64.fetchOne(db, sql: "SELECT coalesce(max(written), 0) FROM task") ?? 0
             let (next, backlog) = queries(narrowing: narrowing, keepDone: keepDone, selecting: Self.rankColumns)
             let nextUp = try Self.ids(db, next.0, next.1)
-            if let last, last.sort == sort, last.narrowing == narrowing, nowMillis - last.rankedAt < Self.rerankAfterMillis,
+            func listed(_ ranked: [RankKey], at rankedAt: Int64, whole: Bool, reading: Lists.Reading? = nil) -> Lists {
+                Lists(sort: sort, narrowing: narrowing, keepDone: keepDone, rankedAt: rankedAt, readWhole: whole,
+                      nextUp: nextUp, ranked: ranked, written: reading?.since ?? newest, reading: reading)
+            }
+            let sameView = last.map { $0.sort == sort && $0.narrowing == narrowing } ?? false
+            if let last, sameView, let reading = last.reading, newest >= reading.since {
+                return try readSlice(db, listed, sort: sort, narrowing: narrowing, keepDone: keepDone, newest: newest,
+                                     after: reading.after, ranked: last.ranked, at: last.rankedAt, since: reading.since,
+                                     slice: slice ?? Int.max)
+            }
+            if let last, sameView, last.reading == nil, nowMillis - last.rankedAt < Self.rerankAfterMillis,
                nowMillis >= last.rankedAt, newest >= last.written,
                var touched = try Self.written(db, after: last.written, limit: Self.updateLimit(listed: last.ranked.count)) {
                 touched.formUnion(keepDone.symmetricDifference(last.keepDone))
-                var added: [RankKey] = []
-                if !touched.isEmpty {
-                    let (sql, arguments) = queries(narrowing: narrowing, keepDone: keepDone, selecting: Self.rankColumns, among: touched).backlog
-                    try Self.rankKeys(db, sql, arguments) { key, _ in added.append(key) }
-                }
-                let ranked = TaskOrdering.replacing(touched, with: added, in: last.ranked, by: sort, nowMillis: last.rankedAt)
-                return Lists(sort: sort, narrowing: narrowing, keepDone: keepDone, rankedAt: last.rankedAt, readWhole: false,
-                             nextUp: nextUp, ranked: ranked, written: newest)
+                let ranked = try replaced(db, touched, in: last.ranked, sort: sort, narrowing: narrowing, keepDone: keepDone, at: last.rankedAt)
+                return listed(ranked, at: last.rankedAt, whole: false)
+            }
+            if let slice, sameView {
+                return try readSlice(db, listed, sort: sort, narrowing: narrowing, keepDone: keepDone, newest: newest,
+                                     after: nil, ranked: [], at: nowMillis, since: newest, slice: slice)
             }
             var keys: [RankKey] = []
             try Self.rankKeys(db, backlog.0, backlog.1) { key, _ in keys.append(key) }
-            let ranked = TaskOrdering.order(keys, by: sort, nowMillis: nowMillis).map { keys[$0] }
-            return Lists(sort: sort, narrowing: narrowing, keepDone: keepDone, rankedAt: nowMillis, readWhole: true,
-                         nextUp: nextUp, ranked: ranked, written: newest)
+            return listed(TaskOrdering.order(keys, by: sort, nowMillis: nowMillis).map { keys[$0] }, at: nowMillis, whole: true)
         }
+    }
+
+    /// `ranked` with the tasks of `touched` read again and re-placed.
+    private func replaced(_ db: Database, _ touched: Set<TaskID>, in ranked: [RankKey], sort: BacklogSort,
+                          narrowing: ListNarrowing, keepDone: Set<TaskID>, at rankedAt: Int64) throws -> [RankKey] {
+        var added: [RankKey] = []
+        if !touched.isEmpty {
+            let (sql, arguments) = queries(narrowing: narrowing, keepDone: keepDone, selecting: Self.rankColumns, among: touched).backlog
+            try Self.rankKeys(db, sql, arguments) { key, _ in added.append(key) }
+        }
+        return TaskOrdering.replacing(touched, with: added, in: ranked, by: sort, nowMillis: rankedAt)
+    }
+
+    /// One slice of a read in slices: the next `slice` open Backlog rows
+    /// in id order after `after`, placed in `ranked`. After the last slice,
+    /// the rows written since `since` (and the kept-done tasks, which the
+    /// slices leave out) are read again; when there are too many of them,
+    /// the read starts again.
+    private func readSlice(
+        _ db: Database, _ listed: ([RankKey], Int64, Bool, Lists.Reading?) -> Lists, sort: BacklogSort,
+        narrowing: ListNarrowing, keepDone: Set<TaskID>, newest: Int64,
+        after: String?, ranked: [RankKey], at rankedAt: Int64, since: Int64, slice: Int
+    ) throws -> Lists {
+        let (sql, arguments) = queries(narrowing: narrowing, keepDone: [], selecting: Self.rankColumns, scanned: true,
+                                       page: (after, slice)).backlog
+        var keys: [RankKey] = []
+        var count = 0
+        var lastID = after
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() {
+            count += 1
+            lastID = row[0]
+            if let key = Self.rankKey(row) { keys.append(key) }
+        }
+        let ranked = TaskOrdering.replacing([], with: keys, in: ranked, by: sort, nowMillis: rankedAt)
+        if count == slice, let lastID { return listed(ranked, rankedAt, true, Lists.Reading(after: lastID, since: since)) }
+        guard var touched = try Self.written(db, after: since, limit: Self.updateLimit(listed: ranked.count)) else {
+            return try readSlice(db, listed, sort: sort, narrowing: narrowing, keepDone: keepDone, newest: newest,
+                                 after: nil, ranked: [], at: rankedAt, since: newest, slice: slice)
+        }
+        touched.formUnion(keepDone)
+        let whole = try replaced(db, touched, in: ranked, sort: sort, narrowing: narrowing, keepDone: keepDone, at: rankedAt)
+        return listed(whole, rankedAt, true, nil)
     }
 
     /// How many changed rows a Backlog of `listed` tasks is brought up to
@@ -196,15 +267,20 @@ extension TaskStore {
                          _ each: (RankKey, Row) throws -> Void) throws {
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try rows.next() {
-            guard let id = (row[0] as String?).flatMap(TaskID.init) else { continue }
-            // The columns of `rankFields`, in order, read as the field table reads them.
-            try each(RankKey(
-                id: id, created: row[5] ?? 0,
-                urgency: (row[1] as String?).flatMap(Urgency.init(rawValue:)),
-                importance: (row[2] as Int?).flatMap(Importance.init(rawValue:)),
-                duration: (row[3] as Int?).flatMap { try? TaskDuration(minutes: $0) },
-                due: (row[4] as String?).flatMap { try? DueDate.parse($0) }), row)
+            if let key = rankKey(row) { try each(key, row) }
         }
+    }
+
+    /// The ``RankKey`` of a row of ``rankColumns``: the columns of
+    /// `rankFields`, in order, read as the field table reads them.
+    static func rankKey(_ row: Row) -> RankKey? {
+        guard let id = (row[0] as String?).flatMap(TaskID.init) else { return nil }
+        return RankKey(
+            id: id, created: row[5] ?? 0,
+            urgency: (row[1] as String?).flatMap(Urgency.init(rawValue:)),
+            importance: (row[2] as Int?).flatMap(Importance.init(rawValue:)),
+            duration: (row[3] as Int?).flatMap { try? TaskDuration(minutes: $0) },
+            due: (row[4] as String?).flatMap { try? DueDate.parse($0) })
     }
 
     /// Sets `fields` of `task` from the columns of `row` from `offset` on
@@ -227,10 +303,12 @@ extension TaskStore {
     /// Backlog is not (its caller ranks it, ``ranked(_:_:_:sort:nowMillis:_:)``).
     /// With `scanned`, open tasks are read by a scan of the table
     /// (``ListSQL/openScanned``), for columns the covering index does not hold.
-    /// With `among`, only those tasks, looked up by id.
+    /// With `among`, only those tasks, looked up by id. With `page`, the
+    /// Backlog is the first `limit` rows in id order with an id after
+    /// `after` (read by the table's key, so `scanned` goes with it).
     func queries(
         narrowing: ListNarrowing, keepDone: Set<TaskID>, selecting selected: String, scanned: Bool = false,
-        among: Set<TaskID>? = nil
+        among: Set<TaskID>? = nil, page: (after: String?, limit: Int)? = nil
     ) -> (next: (String, StatementArguments), backlog: (String, StatementArguments)) {
         var narrow = ""
         var narrowArguments: StatementArguments = []
@@ -273,7 +351,9 @@ extension TaskStore {
                 """, narrowArguments + keep + narrowArguments)
         }
         let next = query("next_up IS NOT NULL", order: ListSQL.nextUpOrder)
-        let backlog = query("next_up IS NULL", order: nil)
+        guard let page else { return (next, query("next_up IS NULL", order: nil)) }
+        if let after = page.after { and(("id > ?", [after])) }
+        let backlog = query("next_up IS NULL", order: "id LIMIT \(page.limit)")
         return (next, backlog)
     }
 

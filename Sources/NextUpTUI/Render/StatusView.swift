@@ -10,7 +10,8 @@ enum StatusView {
             let shown = state.nextUp.count + state.backlog.count
             b.add("  filter: \(state.filter.query) · \(shown) \(shown == 1 ? "match" : "matches") · Esc clears", .title)
         }
-        let right = "Next Up \(state.openCount(.nextUp)) · Backlog \(state.openCount(.backlog)) "
+        let right = "Next Up \(state.openCount(.nextUp)) · Backlog \(state.openCount(.backlog))"
+            + (state.readingLists ? " · reading… " : " ")
         let rw = TerminalWidth.width(of: right)
         if b.remaining > rw + 2 {
             b.pad(leaving: rw, .title)

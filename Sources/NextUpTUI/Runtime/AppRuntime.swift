@@ -26,6 +26,9 @@ public final class AppRuntime {
     public var startProblems: [String] = []
     private var lastToken: Int?
     private var needsReload = false
+    /// Whether the next read of the lists follows another process's or
+    /// machine's change (the rows it changed are highlighted).
+    private var readingExternal = false
     /// After a store change the change token did not show yet: when to read
     /// the token next, and until when to keep reading it. A writer's first
     /// file event (opening the store, a new WAL's header) comes before its
@@ -140,6 +143,13 @@ public final class AppRuntime {
             send(.tick(nowMillis: now))
             let offset = utcOffset(now)
             if offset != state.utcOffsetSeconds { send(.timeZone(utcOffsetSeconds: offset)) }
+            // The next slice of the lists, once the keys typed meanwhile are
+            // handled (the loop ticks at once while reading); the last
+            // slice reads what was written meanwhile, so no check is due.
+            if state.readingLists {
+                readLists()
+                return
+            }
             if let r = recheck, now >= r.at {
                 recheck = reloadIfTheStoreMoved() || now >= r.until ? nil : (now + Self.recheckMillis, r.until)
             }
@@ -187,6 +197,7 @@ public final class AppRuntime {
     /// Milliseconds until the screen must change by itself (a highlight or a
     /// message expiring, the sync age ticking).
     public var nextDeadline: Int {
+        if state.readingLists { return 0 }
         var wait: Int64 = 1_000
         let now = state.nowMillis
         for until in state.highlights.values { wait = min(wait, until - now) }
@@ -207,13 +218,33 @@ public final class AppRuntime {
         reload(external: false)
     }
 
+    /// Reads the lists: brought up to date, or (after a large change, while
+    /// lists are on screen) one slice of reading them again, the screen
+    /// keeping the last whole lists until the last slice
+    /// (``TaskBackend/listIDsInSlices(_:nowMillis:)``). While they are read
+    /// in slices, the next slice comes at the loop's next turn, after the
+    /// keys typed meanwhile (the loop does not wait), not here: the last
+    /// slice reads what was written until then.
     func reload(external: Bool) {
         needsReload = false
+        readingExternal = readingExternal || external
+        if !state.readingLists { readLists() }
+    }
+
+    /// One read of the lists (a slice, while they are read in slices).
+    private func readLists() {
         do {
             let token = try backend.changeToken()
             let now = clock.nowMillis()
             send(.tick(nowMillis: now))
-            let (next, backlog) = try backend.listIDs(state.query, nowMillis: now)
+            guard let (next, backlog) = try backend.listIDsInSlices(state.query, nowMillis: now) else {
+                lastToken = token
+                if !state.readingLists { send(.readingLists(true)) }
+                return
+            }
+            let external = readingExternal
+            readingExternal = false
+            if state.readingLists { send(.readingLists(false)) }
             let history = state.history == nil ? nil : try backend.historyIDs(limit: AppState.historyLimit)
             let probe = Reducer.probe(state, nextUp: next, backlog: backlog, history: history)
             // Next Up's rows all, for its planned time (it is a day's list;
@@ -224,6 +255,8 @@ public final class AppRuntime {
             lastToken = token
             loadDelivery()
         } catch {
+            // A slice that failed: the next change signal reads on.
+            if state.readingLists { send(.readingLists(false)) }
             send(.failed("could not read the store: \(error)"))
         }
     }

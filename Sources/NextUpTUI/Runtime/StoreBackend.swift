@@ -14,21 +14,38 @@ public final class StoreBackend: TaskBackend {
     /// history shows beside ``MachineNames``.
     private let otherNames: [ReplicaID: String]
 
-    public init(store: TaskStore, otherNames: [ReplicaID: String] = [:]) {
+    /// How many Backlog rows one slice of a read in slices reads.
+    let sliceRows: Int
+
+    /// `sliceRows`: the Backlog rows one call of ``listIDsInSlices(_:nowMillis:)`` reads at most.
+    public init(store: TaskStore, otherNames: [ReplicaID: String] = [:], sliceRows: Int = 5_000) {
         self.store = store
         self.otherNames = otherNames
+        self.sliceRows = max(1, sliceRows)
     }
 
     /// The store's listing for `query`: brought up to date from the last one
-    /// with the rows written since (``TaskStore/lists(sort:narrowing:keepDone:nowMillis:since:)``);
+    /// with the rows written since (``TaskStore/lists(sort:narrowing:keepDone:nowMillis:since:slice:)``);
     /// a filter with words or `cat:` is narrowed in memory from the listing
     /// without them (``TitleNarrowing``, same result).
     public func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID]) {
+        try read(query, nowMillis: nowMillis, slice: nil)!
+    }
+
+    /// ``listIDs(_:nowMillis:)``, but when the last listing cannot be
+    /// brought up to date (many rows were written, or its ranking is old)
+    /// the lists are read again in slices of ``sliceRows``, one per call.
+    /// A change of sort or filter is read whole.
+    public func listIDsInSlices(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID])? {
+        try read(query, nowMillis: nowMillis, slice: sliceRows)
+    }
+
+    private func read(_ query: ListQuery, nowMillis: Int64, slice: Int?) throws -> (nextUp: [TaskID], backlog: [TaskID])? {
         guard TitleNarrowing.base(of: query) == query else { return try narrowing.listIDs(store, query, nowMillis: nowMillis) }
         let fresh = try store.lists(sort: query.sort, narrowing: TaskStore.ListNarrowing(query.filter, today: query.today),
-                                    keepDone: query.keepDone, nowMillis: nowMillis, since: lists)
+                                    keepDone: query.keepDone, nowMillis: nowMillis, since: lists, slice: slice)
         lists = fresh
-        return (fresh.nextUp, fresh.backlog)
+        return fresh.isComplete ? (fresh.nextUp, fresh.backlog) : nil
     }
 
     /// Reads the listing the filter narrows from (``TitleNarrowing/prepare(_:_:nowMillis:)``).

@@ -9,6 +9,11 @@ import NextUpSync
 public protocol TaskBackend: AnyObject {
     /// The ids of both lists for `query`, in display order.
     func listIDs(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID])
+    /// ``listIDs(_:nowMillis:)`` for a screen that shows lists already: a
+    /// large read may go in slices, one per call, each short; nil when a
+    /// slice was read and the lists are not complete yet (call again for
+    /// the next). By default, ``listIDs(_:nowMillis:)``.
+    func listIDsInSlices(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID])?
     /// Done and deleted tasks, the most recently changed first, at most `limit`.
     func historyIDs(limit: Int) throws -> [TaskID]
     /// Full rows for some ids (unknown ids are skipped).
@@ -44,6 +49,9 @@ public protocol TaskBackend: AnyObject {
 }
 
 extension TaskBackend {
+    public func listIDsInSlices(_ query: ListQuery, nowMillis: Int64) throws -> (nextUp: [TaskID], backlog: [TaskID])? {
+        try listIDs(query, nowMillis: nowMillis)
+    }
     public func prepareToNarrow(_ query: ListQuery, nowMillis: Int64) {}
     public func names() throws -> (categories: [String], tags: [String]) { ([], []) }
     public func changes(of id: TaskID, utcOffsetSeconds: Int) throws -> [ChangeLine] { [] }

@@ -13,6 +13,9 @@ public struct AppState: Equatable, Sendable {
     public var focus: Pane = .backlog
     /// Loaded rows of both lists by id: the visible ones at least.
     public var rows: [TaskID: TaskItem] = [:]
+    /// The lists are being read again in slices, between keys: the ones
+    /// shown are the last read whole, and the title bar says so.
+    public var readingLists = false
     /// A task to select (and focus the pane of) once the next reload lists it.
     public var pendingSelection: TaskID?
 

@@ -14,6 +14,9 @@ public enum Event: Equatable, Sendable {
     case reloaded(Listing, external: Bool)
     /// More rows of the current lists.
     case rowsLoaded([TaskItem])
+    /// Whether the lists are being read again in slices (a large change
+    /// landed): meanwhile the lists shown are the last ones read whole.
+    case readingLists(Bool)
     case syncStatus(SyncDisplay)
     /// A write of this UI succeeded; `task` is the task written (for an add,
     /// the new one), `row` the task as the write left it (what the status

@@ -51,6 +51,8 @@ public enum Reducer {
             applyReload(listing, external: external, &state)
         case .rowsLoaded(let rows):
             for row in rows { state.rows[row.id] = row }
+        case .readingLists(let reading):
+            state.readingLists = reading
         case .syncStatus(let sync):
             state.sync = sync
             if let awaited = state.syncAwaited, sync.cyclesFinished > awaited, !sync.isSyncing {
