@@ -27,10 +27,15 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Appends ``encoded``'s UTF-8.
     public func appendEncoded(to out: inout [UInt8]) {
-        let digits = Self.hexDigits
         let raw = UInt64(bitPattern: timestamp.rawValue)
-        for shift in stride(from: 60, through: 0, by: -4) { out.append(digits[Int(raw >> UInt64(shift) & 0xF)]) }
-        out.append(UInt8(ascii: "@"))
+        // The digits and the `@` made in place, then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { text in
+            Self.hexDigits.withUnsafeBufferPointer { digits in
+                for i in 0..<16 { text[i] = digits[Int(raw >> UInt64(60 - 4 * i) & 0xF)] }
+            }
+            text[16] = UInt8(ascii: "@")
+            out.append(contentsOf: text)
+        }
         out.append(contentsOf: replica.rawValue.utf8)
     }
 

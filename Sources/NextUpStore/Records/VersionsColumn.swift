@@ -137,6 +137,28 @@ enum VersionsColumn {
         return out
     }
 
+    /// ``decode(_:replicas:)``'s entries as a list, fields in the byte order
+    /// of their names (``TaskField/precedesInByteOrder(_:_:)``); a field the
+    /// column names twice is listed once, with its last entry, as in the map.
+    static func entriesByName(_ text: String, replicas: inout Replicas) -> [(field: TaskField, version: Version)] {
+        var entries: [(field: TaskField, version: Version)] = []
+        forEachEntry(text, replicas: &replicas, into: &entries, room: { $0.reserveCapacity($1) }) { $0.append(($1, $2)) }
+        // Few entries, mostly in order already: an insertion sort, stable,
+        // so that of two entries for one field the last stays last.
+        for i in entries.indices.dropFirst() {
+            var j = i
+            while j > 0, TaskField.precedesInByteOrder(entries[j].field, entries[j - 1].field) {
+                entries.swapAt(j, j - 1)
+                j -= 1
+            }
+        }
+        var k = 0
+        while k + 1 < entries.count {
+            if entries[k].field == entries[k + 1].field { entries.remove(at: k) } else { k += 1 }
+        }
+        return entries
+    }
+
     /// The newest version the column holds and a field that holds it (the
     /// entry ``decode(_:)``'s map has the highest version for), without the
     /// map: all a listing needs for `modified`. (A column naming a field

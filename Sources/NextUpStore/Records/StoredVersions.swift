@@ -1,0 +1,25 @@
+import NextUpCore
+
+/// A task's field versions as the store keeps them (its row's versions
+/// column, ``VersionsColumn``), read only when asked: `export` writes every
+/// task's versions without making a map of them per task.
+public struct StoredVersions: Sendable {
+    let column: String
+
+    init(column: String) {
+        self.column = column
+    }
+
+    /// The column that holds `versions`.
+    public init(_ versions: [TaskField: Version]) {
+        column = VersionsColumn.encode(versions)
+    }
+
+    /// Each field's version, fields in the byte order of their names (as
+    /// JSON's `.sortedKeys` writes them): the versions a task read whole
+    /// holds (``TaskItem/versions``), as a list.
+    public func sortedByName() -> [(field: TaskField, version: Version)] {
+        var replicas = VersionsColumn.Replicas()
+        return VersionsColumn.entriesByName(column, replicas: &replicas)
+    }
+}
