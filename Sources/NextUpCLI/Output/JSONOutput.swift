@@ -77,9 +77,12 @@ enum JSONOutput {
 
     /// `task`'s object (``TaskJSON/init(_:versions:)``), its closing brace
     /// `indent` (0 or 2) spaces in; with `versions`, its versions and
-    /// `next_up_key` too.
+    /// `next_up_key` too, and its `modified` from them (the task need not
+    /// hold its versions).
     static func write(_ task: TaskItem, versions: StoredVersions?, indent: Int, to out: inout [UInt8]) {
-        let t = TaskJSON(task)
+        var t = TaskJSON(task)
+        let entries = versions?.sortedByName()
+        if let entries { t.modified = Timestamps.rfc3339(StoredVersions.newest(entries).millis) }
         let inner = indent + 2
         let prefixes = keyPrefixes[indent / 2]
         func spaces(_ n: Int) { out.append(contentsOf: Self.spaces[..<n]) }
@@ -145,9 +148,8 @@ enum JSONOutput {
         collection(.tags, "[", "]", tags.count) { i, out in JSONText.appendString(tags[i], to: &out) }
         text(.title, t.title)
         text(.urgency, t.urgency)
-        if let versions {
+        if let entries {
             // As TaskJSON's `versions` holds them, without a string for each.
-            let entries = versions.sortedByName()
             collection(.versions, "{", "}", entries.count) { i, out in
                 named(entries[i].field.rawValue, &out)
                 out.append(UInt8(ascii: "\""))

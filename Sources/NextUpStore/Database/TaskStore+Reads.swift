@@ -149,9 +149,10 @@ extension TaskStore {
         }
     }
 
-    /// ``allTasks()``, each task with only its newest version (`modified` is
-    /// right: ``TaskFilter/Versions/newest``) and beside all its versions as
-    /// the store keeps them, read only when wanted: what `export` writes.
+    /// ``allTasks()``, each task without its versions
+    /// (``TaskFilter/Versions/none``: `versions` empty, `modified` zero)
+    /// and beside all its versions as the store keeps them, read only when
+    /// wanted: what `export` writes.
     public func allTasksWithStoredVersions() throws -> (tasks: [TaskItem], versions: [StoredVersions]) {
         try database.read { db in
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM task") ?? 0

@@ -22,4 +22,10 @@ public struct StoredVersions: Sendable {
         var replicas = VersionsColumn.Replicas()
         return VersionsColumn.entriesByName(column, replicas: &replicas)
     }
+
+    /// The newest of `versions`' timestamps (``TaskItem/modified`` of the
+    /// task that holds them).
+    public static func newest(_ versions: [(field: TaskField, version: Version)]) -> HybridTimestamp {
+        versions.lazy.map(\.version.timestamp).max() ?? .zero
+    }
 }

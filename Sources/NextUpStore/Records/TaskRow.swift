@@ -131,23 +131,20 @@ enum TaskRow {
         return out
     }
 
-    /// The tasks of the rows `clause` admits, each with only its newest
-    /// version (``TaskFilter/Versions/newest``) and beside its versions
-    /// column as the row holds it (``StoredVersions``); `reserving` as in
+    /// The tasks of the rows `clause` admits, without their versions
+    /// (``TaskFilter/Versions/none``), each beside its versions column as
+    /// the row holds it (``StoredVersions``); `reserving` as in
     /// ``fetchAll(_:where:arguments:order:versions:reserving:)``.
     static func fetchAllWithStoredVersions(_ db: Database, where clause: String, order: String,
                                            reserving: Int) throws -> (tasks: [TaskItem], versions: [StoredVersions]) {
         var tasks: [TaskItem] = [], stored: [StoredVersions] = []
         tasks.reserveCapacity(reserving)
         stored.reserveCapacity(reserving)
-        var replicas = VersionsColumn.Replicas()
         let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM task WHERE \(clause) ORDER BY \(order)")
         while let row = try rows.next() {
-            guard var t = decodeValues(row) else { continue }
-            let column = row[versionsIndex] as String? ?? ""
-            read(.newest, of: column, into: &t, replicas: &replicas)
+            guard let t = decodeValues(row) else { continue }
             tasks.append(t)
-            stored.append(StoredVersions(column: column))
+            stored.append(StoredVersions(column: row[versionsIndex] as String? ?? ""))
         }
         return (tasks, stored)
     }

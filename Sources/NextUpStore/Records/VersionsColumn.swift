@@ -143,15 +143,8 @@ enum VersionsColumn {
     static func entriesByName(_ text: String, replicas: inout Replicas) -> [(field: TaskField, version: Version)] {
         var entries: [(field: TaskField, version: Version)] = []
         forEachEntry(text, replicas: &replicas, into: &entries, room: { $0.reserveCapacity($1) }) { $0.append(($1, $2)) }
-        // Few entries, mostly in order already: an insertion sort, stable,
-        // so that of two entries for one field the last stays last.
-        for i in entries.indices.dropFirst() {
-            var j = i
-            while j > 0, TaskField.precedesInByteOrder(entries[j].field, entries[j - 1].field) {
-                entries.swapAt(j, j - 1)
-                j -= 1
-            }
-        }
+        // Stable: of two entries for one field, the last stays last.
+        entries.sort { TaskField.precedesInByteOrder($0.field, $1.field) }
         var k = 0
         while k + 1 < entries.count {
             if entries[k].field == entries[k + 1].field { entries.remove(at: k) } else { k += 1 }
@@ -224,11 +217,19 @@ enum VersionsColumn {
     /// The field named by `name`: a known field matched on its bytes (no
     /// string made, nothing hashed), any other through ``TaskField/init(rawValue:)``.
     private static func field(_ name: UnsafeBufferPointer<UInt8>) -> TaskField? {
-        for (field, known) in knownNames where equal(known, name) { return field }
+        if let first = name.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") {
+            for index in knownByFirstLetter[Int(first - UInt8(ascii: "a"))] where equal(knownNames[index].1, name) {
+                return knownNames[index].0
+            }
+        }
         return TaskField(rawValue: String(decoding: name, as: UTF8.self))
     }
 
     private static let knownNames: [(TaskField, [UInt8])] = TaskField.known.map { ($0, Array($0.rawValue.utf8)) }
+    /// For each letter `a`…`z`, the places in ``knownNames`` of the names that start with it.
+    private static let knownByFirstLetter: [[Int]] = (UInt8(ascii: "a")...UInt8(ascii: "z")).map { letter in
+        knownNames.indices.filter { knownNames[$0].1.first == letter }
+    }
 
     /// Whether `a` and `b` hold the same bytes (compared at once, not
     /// element by element through two iterators).
