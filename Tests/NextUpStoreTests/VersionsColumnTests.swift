@@ -73,10 +73,10 @@ struct VersionsColumnTests {
             #expect(listed.map(\.version) == expected.map(\.value))
         }
         // A field named twice (never written so): once, with its last entry, as in the map.
-        let column = "@6301bbfc-a0c5-454e-8ff9-bb510944fe0c,=0000019a6b3c0001,title,notes,=0000019a6b3c0002,title,urgency"
+        let column = "@6301bbfc-a0c5-454e-8ff9-bb510944fe0c,=0000019a6b3c0001,title,tag:b,notes,tag:a,=0000019a6b3c0002,title,urgency,tag:b"
         var cache = VersionsColumn.Replicas()
         let listed = VersionsColumn.entriesByName(column, replicas: &cache)
-        #expect(listed.map(\.field) == [.notes, .title, .urgency])
+        #expect(listed.map(\.field) == [.notes, .tag("a"), .tag("b"), .title, .urgency])
         #expect(Dictionary(uniqueKeysWithValues: listed.map { ($0.field, $0.version) }) == VersionsColumn.decode(column))
     }
 

@@ -30,10 +30,11 @@ enum JSONOutput {
             var out: [UInt8] = []
             out.reserveCapacity(piece * (versions != nil ? 1_200 : 500))
             if k == 0 { out.append(UInt8(ascii: "[")) }
+            var replicas = StoredVersions.Replicas()
             for i in k * piece..<min(total, (k + 1) * piece) {
                 out.append(contentsOf: i == 0 ? Self.firstElement : Self.nextElement)
                 let at = order?[i] ?? i
-                write(tasks[at], versions: versions?[at], indent: 2, to: &out)
+                write(tasks[at], versions: versions?[at].sortedByName(&replicas), indent: 2, to: &out)
             }
             if k == count - 1 { out.append(contentsOf: "\n]\n".utf8) }
             pieces.withLock { $0[k] = out }
@@ -76,12 +77,11 @@ enum JSONOutput {
     }
 
     /// `task`'s object (``TaskJSON/init(_:versions:)``), its closing brace
-    /// `indent` (0 or 2) spaces in; with `versions`, its versions and
-    /// `next_up_key` too, and its `modified` from them (the task need not
-    /// hold its versions).
-    static func write(_ task: TaskItem, versions: StoredVersions?, indent: Int, to out: inout [UInt8]) {
+    /// `indent` (0 or 2) spaces in; with `versions` (``StoredVersions/sortedByName()``),
+    /// its versions and `next_up_key` too, and its `modified` from them (the
+    /// task need not hold its versions).
+    static func write(_ task: TaskItem, versions entries: [(field: TaskField, version: Version)]?, indent: Int, to out: inout [UInt8]) {
         var t = TaskJSON(task)
-        let entries = versions?.sortedByName()
         if let entries { t.modified = Timestamps.rfc3339(StoredVersions.newest(entries).millis) }
         let inner = indent + 2
         let prefixes = keyPrefixes[indent / 2]
@@ -139,7 +139,7 @@ enum JSONOutput {
         number(.importance, t.importance)
         text(.modified, t.modified)
         bool(.nextUp, t.nextUp)
-        if versions != nil, let position = task.nextUpPosition { text(.nextUpKey, position) }
+        if entries != nil, let position = task.nextUpPosition { text(.nextUpKey, position) }
         text(.notes, t.notes)
         text(.occurrence, t.occurrence)
         text(.recur, t.recur)

@@ -36,7 +36,8 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
             text[16] = UInt8(ascii: "@")
             out.append(contentsOf: text)
         }
-        out.append(contentsOf: replica.rawValue.utf8)
+        var replica = replica.rawValue
+        replica.withUTF8 { out.append(contentsOf: $0) }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -19,8 +19,21 @@ public struct StoredVersions: Sendable {
     /// JSON's `.sortedKeys` writes them): the versions a task read whole
     /// holds (``TaskItem/versions``), as a list.
     public func sortedByName() -> [(field: TaskField, version: Version)] {
-        var replicas = VersionsColumn.Replicas()
-        return VersionsColumn.entriesByName(column, replicas: &replicas)
+        var replicas = Replicas()
+        return sortedByName(&replicas)
+    }
+
+    /// ``sortedByName()``, with the replica ids of the tasks listed before.
+    public func sortedByName(_ replicas: inout Replicas) -> [(field: TaskField, version: Version)] {
+        VersionsColumn.entriesByName(column, replicas: &replicas.known)
+    }
+
+    /// The replica ids met in the versions of the tasks listed so far, each
+    /// read once (most tasks share a few).
+    public struct Replicas {
+        var known = VersionsColumn.Replicas()
+
+        public init() {}
     }
 
     /// The newest of `versions`' timestamps (``TaskItem/modified`` of the

@@ -143,13 +143,33 @@ enum VersionsColumn {
     static func entriesByName(_ text: String, replicas: inout Replicas) -> [(field: TaskField, version: Version)] {
         var entries: [(field: TaskField, version: Version)] = []
         forEachEntry(text, replicas: &replicas, into: &entries, room: { $0.reserveCapacity($1) }) { $0.append(($1, $2)) }
-        // Stable: of two entries for one field, the last stays last.
-        entries.sort { TaskField.precedesInByteOrder($0.field, $1.field) }
-        var k = 0
-        while k + 1 < entries.count {
-            if entries[k].field == entries[k + 1].field { entries.remove(at: k) } else { k += 1 }
+        // Known fields are placed by their rank in byte order, with no
+        // comparison; of two entries for one field the last is kept.
+        var byRank = [Int](repeating: -1, count: knownNames.count)
+        var others: [Int] = []
+        for (i, entry) in entries.enumerated() {
+            if let rank = entry.field.byteOrderRank { byRank[rank] = i } else { others.append(i) }
         }
-        return entries
+        var out: [(field: TaskField, version: Version)] = []
+        out.reserveCapacity(entries.count)
+        guard !others.isEmpty else {
+            for i in byRank where i >= 0 { out.append(entries[i]) }
+            return out
+        }
+        // Other registers (tags, opaque fields) sorted by name, stably, the
+        // last of each name kept, then merged with the known ones.
+        others.sort { TaskField.precedesInByteOrder(entries[$0].field, entries[$1].field) }
+        others = others.indices.filter { $0 + 1 == others.count || entries[others[$0 + 1]].field != entries[others[$0]].field }.map { others[$0] }
+        var next = others.startIndex
+        for i in byRank where i >= 0 {
+            while next < others.endIndex, TaskField.precedesInByteOrder(entries[others[next]].field, entries[i].field) {
+                out.append(entries[others[next]])
+                next += 1
+            }
+            out.append(entries[i])
+        }
+        for j in others[next...] { out.append(entries[j]) }
+        return out
     }
 
     /// The newest version the column holds and a field that holds it (the
