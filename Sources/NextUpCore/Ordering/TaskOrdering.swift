@@ -76,12 +76,9 @@ public enum TaskOrdering {
     /// The positions in `keys` in the Backlog order `sort`: the one
     /// definition of the Backlog's orders (``precedes(_:_:_:_:by:)``).
     public static func order(_ keys: [RankKey], by sort: BacklogSort, nowMillis: Int64) -> [Int] {
-        // Each key sorted beside its score and its place, in one array.
-        var ranked = keys.enumerated().map { place, key in
-            (key: key, score: sort == .score ? BacklogScore.score(key, nowMillis: nowMillis) : 0, place: place)
-        }
-        ranked.sort { precedes($0.key, $0.score, $1.key, $1.score, by: sort) }
-        return ranked.map(\.place)
+        let scores = sort == .score ? keys.map { BacklogScore.score($0, nowMillis: nowMillis) } : []
+        func score(_ i: Int) -> Double { scores.isEmpty ? 0 : scores[i] }
+        return keys.indices.sorted { precedes(keys[$0], score($0), keys[$1], score($1), by: sort) }
     }
 
     /// `ranked` (keys in the order ``order(_:by:nowMillis:)`` gives for
