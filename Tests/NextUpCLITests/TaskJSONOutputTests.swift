@@ -119,7 +119,7 @@ import Testing
             t.title = "task \(i)"
             return t
         }
-        let pieces = JSONOutput.pieces(tasks, versions: true)
+        let pieces = JSONOutput.pieces(tasks, versions: tasks.map { StoredVersions($0.versions) })
         #expect(pieces.count == (count + 1_999) / 2_000)
         let joined = Data(pieces.joined())
         #expect(joined.last == UInt8(ascii: "\n"))
@@ -128,7 +128,7 @@ import Testing
         #expect(back.map(\.title) == tasks.map(\.title))
         // The same tasks in another order (export's): each piece writes the tasks at its positions.
         let order = Array(tasks.indices.reversed())
-        let reordered = try JSONDecoder().decode([TaskJSON].self, from: Data(JSONOutput.pieces(tasks, order: order, versions: true).joined()))
+        let reordered = try JSONDecoder().decode([TaskJSON].self, from: Data(JSONOutput.pieces(tasks, order: order, versions: tasks.map { StoredVersions($0.versions) }).joined()))
         #expect(reordered.map(\.id) == order.map { Optional(tasks[$0].id.rawValue) })
     }
 
@@ -153,6 +153,6 @@ import Testing
 extension JSONOutput {
     /// ``pieces(_:order:versions:)`` joined: the whole output as one buffer.
     static func data(_ tasks: [TaskItem], versions: Bool) -> Data {
-        Data(pieces(tasks, versions: versions).joined())
+        Data(pieces(tasks, versions: versions ? tasks.map { StoredVersions($0.versions) } : nil).joined())
     }
 }

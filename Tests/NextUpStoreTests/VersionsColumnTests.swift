@@ -61,6 +61,25 @@ struct VersionsColumnTests {
         #expect(VersionsColumn.encode(named.shuffled(), at: Version(timestamp: one, replica: a)) == VersionsColumn.encode(single))
     }
 
+    /// What export writes (``StoredVersions/sortedByName()``): the decoded
+    /// map's entries, fields in the byte order of their names.
+    @Test func entriesByNameAreTheMapInByteOrder() {
+        let replicas = (0..<3).map { _ in ReplicaID.make() }
+        for round in 0..<100 {
+            let versions = Self.randomVersions(round, replicas: replicas)
+            let listed = StoredVersions(versions).sortedByName()
+            let expected = versions.sorted { $0.key.rawValue.utf8.lexicographicallyPrecedes($1.key.rawValue.utf8) }
+            #expect(listed.map(\.field) == expected.map(\.key))
+            #expect(listed.map(\.version) == expected.map(\.value))
+        }
+        // A field named twice (never written so): once, with its last entry, as in the map.
+        let column = "@6301bbfc-a0c5-454e-8ff9-bb510944fe0c,=0000019a6b3c0001,title,tag:b,notes,tag:a,=0000019a6b3c0002,title,urgency,tag:b"
+        var cache = VersionsColumn.Replicas()
+        let listed = VersionsColumn.entriesByName(column, replicas: &cache)
+        #expect(listed.map(\.field) == [.notes, .tag("a"), .tag("b"), .title, .urgency])
+        #expect(Dictionary(uniqueKeysWithValues: listed.map { ($0.field, $0.version) }) == VersionsColumn.decode(column))
+    }
+
     @Test func theLegacyFormReadsToTheSameVersions() {
         let replicas = (0..<3).map { _ in ReplicaID.make() }
         for round in 0..<50 {

@@ -16,15 +16,18 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        let all = try context.store.allTasks()
-        let count = all.count
+        let count: Int
         let pieces: [[UInt8]]
         if to == .taskwarrior {
+            let all = try context.store.allTasks()
+            count = all.count
             let mapping = taskwarrior.options(context.config.taskwarrior)
             let objects = TaskwarriorMapping.objects(all, mapping)
             pieces = [Array(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8))]
         } else {
-            pieces = JSONOutput.pieces(all, order: TaskOrdering.exportOrder(all), versions: true)
+            let (all, versions) = try context.store.allTasksWithStoredVersions()
+            count = all.count
+            pieces = JSONOutput.pieces(all, order: TaskOrdering.exportOrder(all), versions: versions)
         }
         guard let file, file != "-" else { return try Terminal.write(pieces: pieces) }
         try PrivateFile.write(pieces: pieces, to: file, command: "export")

@@ -106,7 +106,7 @@ struct ListCommand: ParsableCommand {
     /// Tasks as `list` and `next` print them: a JSON array, or the table
     /// cut to the terminal, or `empty` when there are none.
     static func show(_ tasks: [TaskItem], json: Bool, empty: String) throws {
-        if json { return try Terminal.write(pieces: JSONOutput.pieces(tasks, versions: false)) }
+        if json { return try Terminal.write(pieces: JSONOutput.pieces(tasks)) }
         if tasks.isEmpty { print(empty); return }
         try Terminal.write(TaskTable.text(tasks, width: Terminal.width()))
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NextUpCore
+import NextUpStore
 import Synchronization
 
 /// JSON output of tasks (DESIGN.md §4 task objects), the one writer of them:
@@ -15,22 +16,25 @@ import Synchronization
 enum JSONOutput {
     /// The array of `tasks` and a newline, as `export` and `list --json`
     /// write it, in pieces to be written one after the other (a whole
-    /// export is not copied into one buffer); with `versions`, each field's
-    /// version too (`export`: a lossless backup). The pieces are written on
-    /// every core. With `order`, the tasks at those positions, in that
-    /// order (the list is not reordered first).
-    static func pieces(_ tasks: [TaskItem], order: [Int]? = nil, versions: Bool) -> [[UInt8]] {
+    /// export is not copied into one buffer); with `versions` (one for each
+    /// of `tasks`), each field's version too (`export`: a lossless backup).
+    /// The pieces are written on every core. With `order`, the tasks at
+    /// those positions, in that order (the list is not reordered first).
+    static func pieces(_ tasks: [TaskItem], order: [Int]? = nil, versions: [StoredVersions]? = nil) -> [[UInt8]] {
+        precondition(versions == nil || versions!.count == tasks.count, "one stored versions for each task")
         let total = order?.count ?? tasks.count
         guard total > 0 else { return [Array("[\n\n]\n".utf8)] }
         let piece = 2_000, count = (total + piece - 1) / piece
         let pieces = Mutex([[UInt8]](repeating: [], count: count))
         DispatchQueue.concurrentPerform(iterations: count) { k in
             var out: [UInt8] = []
-            out.reserveCapacity(piece * (versions ? 1_200 : 500))
+            out.reserveCapacity(piece * (versions != nil ? 1_200 : 500))
             if k == 0 { out.append(UInt8(ascii: "[")) }
+            var replicas = StoredVersions.Replicas()
             for i in k * piece..<min(total, (k + 1) * piece) {
                 out.append(contentsOf: i == 0 ? Self.firstElement : Self.nextElement)
-                write(tasks[order?[i] ?? i], versions: versions, indent: 2, to: &out)
+                let at = order?[i] ?? i
+                write(tasks[at], versions: versions?[at].sortedByName(&replicas), indent: 2, to: &out)
             }
             if k == count - 1 { out.append(contentsOf: "\n]\n".utf8) }
             pieces.withLock { $0[k] = out }
@@ -48,38 +52,55 @@ enum JSONOutput {
     /// One task's object (`show --json`, `add --json`).
     static func string(_ task: TaskItem) -> String {
         var out: [UInt8] = []
-        write(task, versions: false, indent: 0, to: &out)
+        write(task, versions: nil, indent: 0, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `task`'s object (``TaskJSON/init(_:versions:)``), its closing brace
-    /// `indent` spaces in.
-    static func write(_ task: TaskItem, versions: Bool, indent: Int, to out: inout [UInt8]) {
-        let t = TaskJSON(task)
-        let inner = indent + 2
-        var first = true
-        func spaces(_ n: Int) { out.append(contentsOf: Self.spaces[..<n]) }
-        func key(_ quoted: StaticString) {
-            out.appendLiteral(first ? "{\n" : ",\n")
-            first = false
-            spaces(inner)
-            out.appendLiteral(quoted)
-            out.appendLiteral(" : ")
+    /// The keys of a task object, in byte order (``keyNames``).
+    private enum Key: Int, CaseIterable {
+        case category, completedAt, created, deferDate, deleted, done, due, duration, externalID, extra, id
+        case importance, modified, nextUp, nextUpKey, notes, occurrence, recur, source, tags, title, urgency, versions
+    }
+
+    private static let keyNames = [
+        "category", "completed_at", "created", "defer", "deleted", "done", "due", "duration", "external_id", "extra", "id",
+        "importance", "modified", "next_up", "next_up_key", "notes", "occurrence", "recur", "source", "tags", "title", "urgency", "versions",
+    ]
+
+    /// What goes before each key's value at each of the two depths an object
+    /// is written at (alone, or in an array): the comma (the opening brace
+    /// before the first key), the line break, the indent, the key and its colon.
+    private static let keyPrefixes: [[[UInt8]]] = [0, 2].map { indent in
+        zip(Key.allCases, keyNames).map { key, name in
+            Array(((key == .category ? "{" : ",") + "\n" + String(repeating: " ", count: indent + 2) + "\"\(name)\" : ").utf8)
         }
-        func text(_ name: StaticString, _ value: String?) {
+    }
+
+    /// `task`'s object (``TaskJSON/init(_:versions:)``), its closing brace
+    /// `indent` (0 or 2) spaces in; with `versions` (``StoredVersions/sortedByName()``),
+    /// its versions and `next_up_key` too, and its `modified` from them (the
+    /// task need not hold its versions).
+    static func write(_ task: TaskItem, versions entries: [(field: TaskField, version: Version)]?, indent: Int, to out: inout [UInt8]) {
+        var t = TaskJSON(task)
+        if let entries { t.modified = Timestamps.rfc3339(StoredVersions.newest(entries).millis) }
+        let inner = indent + 2
+        let prefixes = keyPrefixes[indent / 2]
+        func spaces(_ n: Int) { out.append(contentsOf: Self.spaces[..<n]) }
+        func key(_ key: Key) { out.append(contentsOf: prefixes[key.rawValue]) }
+        func text(_ name: Key, _ value: String?) {
             key(name)
             if let value { JSONText.appendString(value, to: &out) } else { out.appendLiteral("null") }
         }
-        func bool(_ name: StaticString, _ value: Bool?) {
+        func bool(_ name: Key, _ value: Bool?) {
             key(name)
             out.appendLiteral(value == true ? "true" : "false")
         }
-        func number(_ name: StaticString, _ value: Int?) {
+        func number(_ name: Key, _ value: Int?) {
             key(name)
             if let value { out.append(contentsOf: String(value).utf8) } else { out.appendLiteral("null") }
         }
         /// An array (no `name`s) or an object of `count` elements, one a line.
-        func collection(_ name: StaticString, _ open: StaticString, _ close: StaticString, _ count: Int,
+        func collection(_ name: Key, _ open: StaticString, _ close: StaticString, _ count: Int,
                         _ element: (Int, inout [UInt8]) -> Void) {
             key(name)
             out.appendLiteral(open)
@@ -98,42 +119,41 @@ enum JSONOutput {
             out.appendLiteral(" : ")
         }
 
-        text("\"category\"", t.category)
-        text("\"completed_at\"", t.completedAt)
-        text("\"created\"", t.created)
-        text("\"defer\"", t.deferDate)
-        bool("\"deleted\"", t.deleted)
-        bool("\"done\"", t.done)
-        text("\"due\"", t.due)
-        number("\"duration\"", t.duration)
-        text("\"external_id\"", t.externalID)
+        text(.category, t.category)
+        text(.completedAt, t.completedAt)
+        text(.created, t.created)
+        text(.deferDate, t.deferDate)
+        bool(.deleted, t.deleted)
+        bool(.done, t.done)
+        text(.due, t.due)
+        number(.duration, t.duration)
+        text(.externalID, t.externalID)
         if let extra = t.extra {
             let entries = extra.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            collection("\"extra\"", "{", "}", entries.count) { i, out in
+            collection(.extra, "{", "}", entries.count) { i, out in
                 named(entries[i].key, &out)
                 JSONText.appendValue(entries[i].value, to: &out)
             }
         }
-        text("\"id\"", t.id)
-        number("\"importance\"", t.importance)
-        text("\"modified\"", t.modified)
-        bool("\"next_up\"", t.nextUp)
-        if versions, let key = task.nextUpPosition { text("\"next_up_key\"", key) }
-        text("\"notes\"", t.notes)
-        text("\"occurrence\"", t.occurrence)
-        text("\"recur\"", t.recur)
-        text("\"source\"", t.source)
+        text(.id, t.id)
+        number(.importance, t.importance)
+        text(.modified, t.modified)
+        bool(.nextUp, t.nextUp)
+        if entries != nil, let position = task.nextUpPosition { text(.nextUpKey, position) }
+        text(.notes, t.notes)
+        text(.occurrence, t.occurrence)
+        text(.recur, t.recur)
+        text(.source, t.source)
         let tags = t.tags ?? []
-        collection("\"tags\"", "[", "]", tags.count) { i, out in JSONText.appendString(tags[i], to: &out) }
-        text("\"title\"", t.title)
-        text("\"urgency\"", t.urgency)
-        if versions {
+        collection(.tags, "[", "]", tags.count) { i, out in JSONText.appendString(tags[i], to: &out) }
+        text(.title, t.title)
+        text(.urgency, t.urgency)
+        if let entries {
             // As TaskJSON's `versions` holds them, without a string for each.
-            let entries = task.versions.sorted { TaskField.precedesInByteOrder($0.key, $1.key) }
-            collection("\"versions\"", "{", "}", entries.count) { i, out in
-                named(entries[i].key.rawValue, &out)
+            collection(.versions, "{", "}", entries.count) { i, out in
+                named(entries[i].field.rawValue, &out)
                 out.append(UInt8(ascii: "\""))
-                entries[i].value.appendEncoded(to: &out)
+                entries[i].version.appendEncoded(to: &out)
                 out.append(UInt8(ascii: "\""))
             }
         }

@@ -27,11 +27,17 @@ public struct Version: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Appends ``encoded``'s UTF-8.
     public func appendEncoded(to out: inout [UInt8]) {
-        let digits = Self.hexDigits
         let raw = UInt64(bitPattern: timestamp.rawValue)
-        for shift in stride(from: 60, through: 0, by: -4) { out.append(digits[Int(raw >> UInt64(shift) & 0xF)]) }
-        out.append(UInt8(ascii: "@"))
-        out.append(contentsOf: replica.rawValue.utf8)
+        // The digits and the `@` made in place, then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { text in
+            Self.hexDigits.withUnsafeBufferPointer { digits in
+                for i in 0..<16 { text[i] = digits[Int(raw >> UInt64(60 - 4 * i) & 0xF)] }
+            }
+            text[16] = UInt8(ascii: "@")
+            out.append(contentsOf: text)
+        }
+        var replica = replica.rawValue
+        replica.withUTF8 { out.append(contentsOf: $0) }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -16,19 +16,13 @@ public struct DueDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     public static func parse(_ text: String) throws -> DueDate {
         // The common spelling, read on its ten bytes (an import reads one per
         // task); anything else goes the general way below.
-        let u = text.utf8
-        if u.count == 10 {
-            var digits: [Int] = []
-            digits.reserveCapacity(8)
-            for (i, b) in u.enumerated() {
-                if i == 4 || i == 7 { guard b == UInt8(ascii: "-") else { break }; continue }
-                guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") else { break }
-                digits.append(Int(b - UInt8(ascii: "0")))
-            }
-            if digits.count == 8 {
-                let y = digits[0] * 1000 + digits[1] * 100 + digits[2] * 10 + digits[3]
-                if let date = try? DueDate(year: y, month: digits[4] * 10 + digits[5], day: digits[6] * 10 + digits[7]) { return date }
-            }
+        var bytes = text
+        if bytes.utf8.count == 10, let date = bytes.withUTF8({ b -> DueDate? in
+            guard b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), let y = FixedDigits.read(b, at: 0, width: 4),
+                  let m = FixedDigits.read(b, at: 5, width: 2), let d = FixedDigits.read(b, at: 8, width: 2) else { return nil }
+            return try? DueDate(year: y, month: m, day: d)
+        }) {
+            return date
         }
         let t = text.trimmingWhitespace()
         let parts = t.split(separator: "-", omittingEmptySubsequences: false)

@@ -13,17 +13,40 @@ public struct TaskID: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Accepts any UUID spelling; ``rawValue`` is its canonical lowercase form.
     public init?(_ string: String) {
-        guard var canonical = CanonicalUUID.lowercased(string) else { return nil }
-        (high, low) = canonical.withUTF8 { bytes in
-            var high: UInt64 = 0, low: UInt64 = 0
-            var digits = 0
-            for byte in bytes where byte != UInt8(ascii: "-") {
-                let value = UInt64(byte <= UInt8(ascii: "9") ? byte &- UInt8(ascii: "0") : byte &- UInt8(ascii: "a") &+ 10)
-                if digits < 16 { high = high << 4 | value } else { low = low << 4 | value }
-                digits += 1
-            }
-            return (high, low)
+        // The canonical form (every id the store and the logs hold) is read
+        // in one pass; any other spelling is made canonical first.
+        var string = string
+        if let bits = string.withUTF8(Self.canonicalBits) {
+            (high, low) = bits
+            return
         }
+        guard var canonical = CanonicalUUID.lowercased(string), let bits = canonical.withUTF8(Self.canonicalBits) else { return nil }
+        (high, low) = bits
+    }
+
+    /// The 128 bits of a canonical UUID's text (36 bytes, lowercase hex
+    /// digits, hyphens at 8, 13, 18 and 23); nil for anything else.
+    private static func canonicalBits(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+        guard bytes.count == 36 else { return nil }
+        var high: UInt64 = 0, low: UInt64 = 0
+        var digits = 0
+        for (i, byte) in bytes.enumerated() {
+            if i == 8 || i == 13 || i == 18 || i == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let value: UInt8
+            if byte &- UInt8(ascii: "0") < 10 {
+                value = byte &- UInt8(ascii: "0")
+            } else if byte &- UInt8(ascii: "a") < 6 {
+                value = byte &- UInt8(ascii: "a") &+ 10
+            } else {
+                return nil
+            }
+            if digits < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+            digits += 1
+        }
+        return (high, low)
     }
 
     /// The canonical text: 32 lowercase hex digits, hyphens after the 8th, 12th, 16th and 20th.

@@ -10,7 +10,9 @@ public enum JSONText {
         string.withUTF8 { bytes in
             out.append(UInt8(ascii: "\""))
             var start = 0
-            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            for i in bytes.indices {
+                let byte = bytes[i]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
                 out.append(UInt8(ascii: "\\"))
                 switch byte {

@@ -149,6 +149,17 @@ extension TaskStore {
         }
     }
 
+    /// ``allTasks()``, each task without its versions
+    /// (``TaskFilter/Versions/none``: `versions` empty, `modified` zero)
+    /// and beside all its versions as the store keeps them, read only when
+    /// wanted: what `export` writes.
+    public func allTasksWithStoredVersions() throws -> (tasks: [TaskItem], versions: [StoredVersions]) {
+        try database.read { db in
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM task") ?? 0
+            return try TaskRow.fetchAllWithStoredVersions(db, where: ListSQL.born, order: "id", reserving: count)
+        }
+    }
+
     /// Counts for `doctor` and the status bar.
     public struct Counts: Sendable, Equatable {
         public var open = 0, done = 0, deleted = 0, nextUp = 0, tbd = 0, total = 0

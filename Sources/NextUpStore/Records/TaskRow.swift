@@ -31,6 +31,14 @@ enum TaskRow {
     /// ``columns``), or nil for a row whose id is not a task id. Columns hold
     /// what was validated on the way in.
     static func decode(_ row: Row, replicas: inout VersionsColumn.Replicas, versions: TaskFilter.Versions = .all) -> TaskItem? {
+        guard var t = decodeValues(row) else { return nil }
+        read(versions, of: row[versionsIndex] as String? ?? "", into: &t, replicas: &replicas)
+        return t
+    }
+
+    /// The task of `row` without its versions (``decode(_:replicas:versions:)``
+    /// with `.none`).
+    private static func decodeValues(_ row: Row) -> TaskItem? {
         guard let id = (row[0] as String?).flatMap(TaskID.init) else { return nil }
         var t = TaskItem(id: id)
         for (i, (field, kind)) in columnKinds.enumerated() {
@@ -44,13 +52,17 @@ enum TaskRow {
             t.restore(field, to: value)
         }
         if let extra = row[extraIndex] as String? { t.extra = ExtraRegisters.decode(extra) }
-        let column = row[versionsIndex] as String? ?? ""
+        return t
+    }
+
+    /// Sets `t`'s versions from its row's versions `column`, as much of them as `versions` says.
+    private static func read(_ versions: TaskFilter.Versions, of column: String, into t: inout TaskItem,
+                             replicas: inout VersionsColumn.Replicas) {
         switch versions {
         case .all: t.versions = VersionsColumn.decode(column, replicas: &replicas)
         case .newest: if let (field, version) = VersionsColumn.newest(column, replicas: &replicas) { t.versions = [field: version] }
         case .none: break
         }
-        return t
     }
 
     /// Inserts or replaces the row of `task`, as written by the transaction
@@ -117,6 +129,24 @@ enum TaskRow {
             out += try fetchAll(db, where: "id IN (\(marks))", arguments: StatementArguments(chunk.map(\.rawValue)))
         }
         return out
+    }
+
+    /// The tasks of the rows `clause` admits, without their versions
+    /// (``TaskFilter/Versions/none``), each beside its versions column as
+    /// the row holds it (``StoredVersions``); `reserving` as in
+    /// ``fetchAll(_:where:arguments:order:versions:reserving:)``.
+    static func fetchAllWithStoredVersions(_ db: Database, where clause: String, order: String,
+                                           reserving: Int) throws -> (tasks: [TaskItem], versions: [StoredVersions]) {
+        var tasks: [TaskItem] = [], stored: [StoredVersions] = []
+        tasks.reserveCapacity(reserving)
+        stored.reserveCapacity(reserving)
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(columns) FROM task WHERE \(clause) ORDER BY \(order)")
+        while let row = try rows.next() {
+            guard let t = decodeValues(row) else { continue }
+            tasks.append(t)
+            stored.append(StoredVersions(column: row[versionsIndex] as String? ?? ""))
+        }
+        return (tasks, stored)
     }
 
     /// The tasks of the rows `clause` admits; `reserving` is room for that
