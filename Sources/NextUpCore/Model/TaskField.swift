@@ -104,10 +104,6 @@ public struct TaskField: Hashable, Sendable, Comparable, Codable, CustomStringCo
         return a.rawValue.utf8.lexicographicallyPrecedes(b.rawValue.utf8)
     }
 
-    /// A known field's place among the known fields' names in byte order
-    /// (``precedesInByteOrder(_:_:)``); nil for any other register.
-    public var byteOrderRank: Int? { ordinal < Self.byteOrderRanks.count ? Self.byteOrderRanks[ordinal] : nil }
-
     /// For each known field's ordinal, its place among the known fields'
     /// names in byte order.
     private static let byteOrderRanks: [Int] = {

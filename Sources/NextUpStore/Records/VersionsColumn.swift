@@ -143,32 +143,10 @@ enum VersionsColumn {
     static func entriesByName(_ text: String, replicas: inout Replicas) -> [(field: TaskField, version: Version)] {
         var entries: [(field: TaskField, version: Version)] = []
         forEachEntry(text, replicas: &replicas, into: &entries, room: { $0.reserveCapacity($1) }) { $0.append(($1, $2)) }
-        // Known fields are placed by their rank in byte order, with no
-        // comparison; of two entries for one field the last is kept.
-        var byRank = [Int](repeating: -1, count: knownNames.count)
-        var others: [Int] = []
-        for (i, entry) in entries.enumerated() {
-            if let rank = entry.field.byteOrderRank { byRank[rank] = i } else { others.append(i) }
-        }
-        var out: [(field: TaskField, version: Version)] = []
-        out.reserveCapacity(entries.count)
-        guard !others.isEmpty else {
-            for i in byRank where i >= 0 { out.append(entries[i]) }
-            return out
-        }
-        // Other registers (tags, opaque fields) sorted by name, stably, the
-        // last of each name kept, then merged with the known ones.
-        others.sort { TaskField.precedesInByteOrder(entries[$0].field, entries[$1].field) }
-        others = others.indices.filter { $0 + 1 == others.count || entries[others[$0 + 1]].field != entries[others[$0]].field }.map { others[$0] }
-        var next = others.startIndex
-        for i in byRank where i >= 0 {
-            while next < others.endIndex, TaskField.precedesInByteOrder(entries[others[next]].field, entries[i].field) {
-                out.append(entries[others[next]])
-                next += 1
-            }
-            out.append(entries[i])
-        }
-        for j in others[next...] { out.append(entries[j]) }
+        // Of two entries for one field the last is kept.
+        var seen = Set<TaskField>()
+        var out = entries.reversed().filter { seen.insert($0.field).inserted }
+        out.sort { TaskField.precedesInByteOrder($0.field, $1.field) }
         return out
     }
 
@@ -237,19 +215,11 @@ enum VersionsColumn {
     /// The field named by `name`: a known field matched on its bytes (no
     /// string made, nothing hashed), any other through ``TaskField/init(rawValue:)``.
     private static func field(_ name: UnsafeBufferPointer<UInt8>) -> TaskField? {
-        if let first = name.first, first >= UInt8(ascii: "a"), first <= UInt8(ascii: "z") {
-            for index in knownByFirstLetter[Int(first - UInt8(ascii: "a"))] where equal(knownNames[index].1, name) {
-                return knownNames[index].0
-            }
-        }
+        for (field, known) in knownNames where equal(known, name) { return field }
         return TaskField(rawValue: String(decoding: name, as: UTF8.self))
     }
 
     private static let knownNames: [(TaskField, [UInt8])] = TaskField.known.map { ($0, Array($0.rawValue.utf8)) }
-    /// For each letter `a`…`z`, the places in ``knownNames`` of the names that start with it.
-    private static let knownByFirstLetter: [[Int]] = (UInt8(ascii: "a")...UInt8(ascii: "z")).map { letter in
-        knownNames.indices.filter { knownNames[$0].1.first == letter }
-    }
 
     /// Whether `a` and `b` hold the same bytes (compared at once, not
     /// element by element through two iterators).
