@@ -276,6 +276,9 @@ extension TaskStore {
 }
 
 extension TaskStore {
+    /// The page cache an index build after a bulk load runs with (KiB).
+    static let indexBuildCacheKiB = 16_384
+
     /// Drops the task table's secondary indexes and returns the statements
     /// that make them again, read from the schema itself (one definition).
     /// A bulk load into an empty table builds them once at its end
@@ -288,9 +291,14 @@ extension TaskStore {
     }
 
     /// Builds again the indexes ``dropTaskIndexes(_:)`` dropped (`statements`,
-    /// what it returned), letting SQLite's sorter use a second thread.
+    /// what it returned), letting SQLite's sorter use a second thread. Each
+    /// index reads the whole table: a page cache of ``indexBuildCacheKiB``
+    /// keeps the table of a usual bulk load in memory between them (and the
+    /// sorter's runs out of a temporary file), where a small one reads every
+    /// page back from the WAL once per index.
     static func buildTaskIndexes(_ db: Database, _ statements: [String]) throws {
         guard !statements.isEmpty else { return }
+        try db.execute(sql: "PRAGMA cache_size = -\(indexBuildCacheKiB)")
         try db.execute(sql: "PRAGMA threads = 1")
         defer { try? db.execute(sql: "PRAGMA threads = 0") }
         for sql in statements { try db.execute(sql: sql) }
