@@ -298,9 +298,13 @@ extension TaskStore {
     /// page back from the WAL once per index.
     static func buildTaskIndexes(_ db: Database, _ statements: [String]) throws {
         guard !statements.isEmpty else { return }
+        let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
         try db.execute(sql: "PRAGMA cache_size = -\(indexBuildCacheKiB)")
         try db.execute(sql: "PRAGMA threads = 1")
-        defer { try? db.execute(sql: "PRAGMA threads = 0") }
+        defer {
+            try? db.execute(sql: "PRAGMA threads = 0")
+            try? db.execute(sql: "PRAGMA cache_size = \(cache)")
+        }
         for sql in statements { try db.execute(sql: sql) }
     }
 }
