@@ -292,14 +292,16 @@ extension TaskStore {
 
     /// Builds again the indexes ``dropTaskIndexes(_:)`` dropped (`statements`,
     /// what it returned), letting SQLite's sorter use a second thread. Each
-    /// index reads the whole table: a page cache of ``indexBuildCacheKiB``
-    /// keeps the table of a usual bulk load in memory between them (and the
-    /// sorter's runs out of a temporary file), where a small one reads every
-    /// page back from the WAL once per index.
+    /// index reads the whole table: when the store fits in
+    /// ``indexBuildCacheKiB``, a page cache that size keeps it in memory
+    /// between them, where a small one reads every page back from the WAL
+    /// once per index; a larger store is read that way, so that the memory
+    /// a bulk load takes stays bounded.
     static func buildTaskIndexes(_ db: Database, _ statements: [String]) throws {
         guard !statements.isEmpty else { return }
         let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
-        try db.execute(sql: "PRAGMA cache_size = -\(indexBuildCacheKiB)")
+        let bytes = try (Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0) * (Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+        if bytes <= indexBuildCacheKiB * 1024 { try db.execute(sql: "PRAGMA cache_size = -\(indexBuildCacheKiB)") }
         try db.execute(sql: "PRAGMA threads = 1")
         defer {
             try? db.execute(sql: "PRAGMA threads = 0")
