@@ -178,20 +178,22 @@ import Testing
     }
 
     /// Every task's outbox entry is there, one each, with sequence numbers
-    /// 1, 2, 3 … in the order the tasks were written (row order); a later
-    /// single edit's entry follows them.
-    @Test func outboxEntriesAreWrittenInOrderWhateverTheirCount() throws {
-        let store = try TaskStore.open(StoreLocation(folder: tmp.path("outbox")))
-        let records = Self.records(count: 250)
+    /// 1, 2, 3 … in the order the tasks were written (row order), whether
+    /// the import's entries fill one insert of the session's outbox writer,
+    /// several, or part of one; a later single edit's entry follows them.
+    @Test(arguments: [1, 250, 601])
+    func outboxEntriesAreWrittenInOrderWhateverTheirCount(count: Int) throws {
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("outbox-\(count)")))
+        let records = Self.records(count: count)
         _ = try store.importTasks(records)
         let entries = try store.outbox(after: 0)
-        #expect(entries.map(\.seq) == Array(1...250))
+        #expect(entries.map(\.seq) == Array(1...Int64(count)))
         let ids = TaskStore.inRowOrder(records.map { TaskID($0.id!)! })
         #expect(entries.map { $0.changes.first?.task } == ids)
         #expect(entries.allSatisfy { Set($0.changes.map(\.field)).contains(.title) })
-        _ = try store.edit(ids[7], set: [(.title, .string("later"))])
-        let last = try #require(try store.outbox(after: 250).first)
-        #expect(last.seq == 251 && last.changes.map(\.task) == [ids[7]] && last.changes.map(\.field) == [.title])
-        #expect(try store.outboxCount(after: 0) == 251)
+        _ = try store.edit(ids[count / 2], set: [(.title, .string("later"))])
+        let last = try #require(try store.outbox(after: Int64(count)).first)
+        #expect(last.seq == Int64(count) + 1 && last.changes.map(\.task) == [ids[count / 2]] && last.changes.map(\.field) == [.title])
+        #expect(try store.outboxCount(after: 0) == count + 1)
     }
 }

@@ -37,10 +37,13 @@ public struct OccurrenceID: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads ``description``'s form; nil for anything else.
     public init?(_ text: String) {
-        let parts = text.split(separator: "#", omittingEmptySubsequences: false)
-        guard parts.count == 2, let series = TaskID(String(parts[0])), series.rawValue == parts[0],
-              (1...9).contains(parts[1].count), parts[1].first != "0", parts[1].allSatisfy(\.isASCIIDigitChar),
-              let number = Int(parts[1]) else { return nil }
-        self.init(series: series, number: number)
+        let bytes = text.utf8
+        guard let mark = bytes.firstIndex(of: UInt8(ascii: "#")) else { return nil }
+        let digits = bytes[bytes.index(after: mark)...]
+        guard (1...9).contains(digits.count), digits.first != UInt8(ascii: "0"),
+              digits.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
+        let seriesText = String(text[..<mark])
+        guard let series = TaskID(seriesText), series.rawValue == seriesText else { return nil }
+        self.init(series: series, number: digits.reduce(0) { $0 * 10 + Int($1 &- UInt8(ascii: "0")) })
     }
 }

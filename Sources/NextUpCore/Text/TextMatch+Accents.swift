@@ -10,16 +10,19 @@ extension TextMatch {
     /// that do not decompose stay (`ø`, `ł`, `æ`), and so does every other
     /// scalar (kana keep their voicing marks, symbols such as `≠` stay whole).
     static func withoutAccents(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
+        // Built as UTF-8 bytes: appending to a String scalar by scalar costs
+        // more than the rest of the fold.
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             let v = scalar.value
             if v < 0xC0 || v >= 0x2000 {
-                if !isDiacritic(v) { out.append(scalar) }
+                if !isDiacritic(v) { UTF8.encode(scalar) { out.append($0) } }
             } else if !isDiacritic(v) {
-                out.append(contentsOf: base(of: scalar).unicodeScalars)
+                out.append(contentsOf: base(of: scalar).utf8)
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The combining diacritical marks that matching ignores.

@@ -27,6 +27,32 @@ public enum Outbox {
         try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES (?, ?)").execute(arguments: [task.rawValue, text])
     }
 
+    /// A write session's entries, held until ``flush(_:)`` and then inserted
+    /// in the order they were added, many rows per statement: an import
+    /// writes one entry per task.
+    struct Writer {
+        private var pending: [(any DatabaseValueConvertible)?] = []
+        private static let rowsPerInsert = 250
+
+        /// Adds the entry `text` (``Outbox/entry(_:)``) of a write to `task`.
+        mutating func append(_ text: String, task: TaskID, _ db: Database) throws {
+            pending.append(task.rawValue)
+            pending.append(text)
+            if pending.count == Self.rowsPerInsert * 2 { try flush(db) }
+        }
+
+        /// Inserts the held entries; call before the transaction commits.
+        mutating func flush(_ db: Database) throws {
+            guard !pending.isEmpty else { return }
+            let statement = try db.cachedStatement(sql: "INSERT INTO outbox(task_id, changes) VALUES "
+                + Array(repeating: "(?, ?)", count: pending.count / 2).joined(separator: ", "))
+            // Two values per placeholder pair, by construction.
+            statement.setUncheckedArguments(StatementArguments(pending))
+            try statement.execute()
+            pending.removeAll(keepingCapacity: true)
+        }
+    }
+
     /// The text of the entry recording `changes` (not empty).
     static func entry(_ changes: [FieldChange]) -> String {
         // One version for all (a local edit): no dictionary to build.

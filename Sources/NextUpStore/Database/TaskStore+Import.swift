@@ -276,6 +276,9 @@ extension TaskStore {
 }
 
 extension TaskStore {
+    /// The page cache an index build after a bulk load runs with (KiB).
+    static let indexBuildCacheKiB = 16_384
+
     /// Drops the task table's secondary indexes and returns the statements
     /// that make them again, read from the schema itself (one definition).
     /// A bulk load into an empty table builds them once at its end
@@ -288,11 +291,22 @@ extension TaskStore {
     }
 
     /// Builds again the indexes ``dropTaskIndexes(_:)`` dropped (`statements`,
-    /// what it returned), letting SQLite's sorter use a second thread.
+    /// what it returned), letting SQLite's sorter use a second thread. Each
+    /// index reads the whole table: when the store fits in
+    /// ``indexBuildCacheKiB``, a page cache that size keeps it in memory
+    /// between them, where a small one reads every page back from the WAL
+    /// once per index; a larger store is read that way, so that the memory
+    /// a bulk load takes stays bounded.
     static func buildTaskIndexes(_ db: Database, _ statements: [String]) throws {
         guard !statements.isEmpty else { return }
+        let cache = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2000
+        let bytes = try (Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0) * (Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+        if bytes <= indexBuildCacheKiB * 1024 { try db.execute(sql: "PRAGMA cache_size = -\(indexBuildCacheKiB)") }
         try db.execute(sql: "PRAGMA threads = 1")
-        defer { try? db.execute(sql: "PRAGMA threads = 0") }
+        defer {
+            try? db.execute(sql: "PRAGMA threads = 0")
+            try? db.execute(sql: "PRAGMA cache_size = \(cache)")
+        }
         for sql in statements { try db.execute(sql: sql) }
     }
 }

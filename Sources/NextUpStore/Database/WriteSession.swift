@@ -20,6 +20,9 @@ struct WriteSession {
     var origin: ChangeOrigin
     /// The history's writer, made at the session's first history write.
     private var history: HistoryTable.Writer?
+    /// The outbox entries of this session's writes, inserted at ``finish()``
+    /// or as they add up.
+    private var outbox = Outbox.Writer()
     /// This session's last local change, kept in `meta` at commit.
     private var lastOwnChange: (task: TaskID, version: Version)?
 
@@ -66,7 +69,7 @@ struct WriteSession {
         // A task that had no version holds exactly this edit's: its row's
         // versions column is the outbox entry's text, encoded once.
         try TaskRow.save(task, db, written: written, versions: fresh ? entry : nil)
-        try Outbox.append(entry, task: task.id, db)
+        try outbox.append(entry, task: task.id, db)
         return changes
     }
 
@@ -87,12 +90,13 @@ struct WriteSession {
         try history!.flush(db)
         try HistoryTable.recordMerge(applied, before: [task.id: before], after: [task.id: task], received: now, &history!.machines, db)
         try TaskRow.save(task, db, written: written)
-        try Outbox.append(Outbox.entry(applied), task: task.id, db)
+        try outbox.append(Outbox.entry(applied), task: task.id, db)
         return applied
     }
 
     /// Saves the clock; call once before the transaction commits.
     mutating func finish() throws {
+        try outbox.flush(db)
         try history?.flush(db)
         if let last = lastOwnChange {
             try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('history.last_own', ?)",

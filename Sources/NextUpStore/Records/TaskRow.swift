@@ -93,7 +93,11 @@ enum TaskRow {
         values.append(t.modified.rawValue)
         values.append(TextMatch.fold(t.title))
         values.append(written)
-        try db.cachedStatement(sql: insertSQL).execute(arguments: StatementArguments(values))
+        // The values match the statement's placeholders by construction: no
+        // check of their count is needed (GRDB's unchecked binding).
+        let statement = try db.cachedStatement(sql: insertSQL)
+        statement.setUncheckedArguments(StatementArguments(values))
+        try statement.execute()
     }
 
     /// Every row carries `title_fold` (schema v6): its title folded by
