@@ -343,6 +343,100 @@ import Testing
         #expect(after.versions[.title] == (proven ? version : held.versions[.title]))
     }
 
+    /// The phone retitled, keeping the record that names the title before;
+    /// another machine took that title from the calendar, then retitled the
+    /// task; this store heard of both only through the peer folder. A later
+    /// phone edit of the due date moves `LAST-MODIFIED` on: the phone's
+    /// title dates from the other machine's take, so the later retitle stays,
+    /// and the due date is taken.
+    @Test func aPhoneChangeAnotherMachineTookAndReplacedStaysReplaced() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "Renew the passport")
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        let now = Int64(Date().timeIntervalSince1970) * 1000
+        let other = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
+        let retitle = Version(timestamp: HybridTimestamp(millis: now + 20_000), replica: other)
+        _ = try store.mergeRemote([
+            FieldChange(task: task.id, field: .title, value: .string("Renew it"),
+                        version: Version(timestamp: HybridTimestamp(millis: now + 10_000), replica: .calendar)),
+            FieldChange(task: task.id, field: .title, value: .string("Renew both passports"), version: retitle),
+        ])
+        var calendar = try ICalComponent.parse(Array(try read(name).utf8))[0]
+        let index = try #require(calendar.components.firstIndex { $0.name == "VTODO" })
+        calendar.components[index].properties.removeAll { ["SUMMARY", "LAST-MODIFIED"].contains($0.name) }
+        calendar.components[index].properties += [
+            ICalProperty(name: "SUMMARY", text: "Renew it"),
+            ICalProperty(name: "DUE", parameters: [ICalParameter(name: "VALUE", values: ["DATE"])], value: "20301201"),
+            ICalProperty(name: "LAST-MODIFIED", value: ICalDate.formatUTC(millis: now + 60_000)),
+        ]
+        #expect(VersionRecord(calendar.components[index]).differs(.title, in: try VTodoView(vtodo: calendar.components[index])))
+        try write(calendar.serialized(), name)
+        _ = try bridge.cycle()
+        let after = try #require(try store.task(task.id))
+        #expect(after.title == "Renew both passports" && after.versions[.title] == retitle)
+        #expect(after.due?.description == "2030-12-01")
+    }
+
+    /// Another machine completed the task and wrote its file; the phone
+    /// took that file and reopened the task, keeping the record that names
+    /// the completion. This bridge last saw the file open, before the
+    /// completion, and its store took the completion through the peer
+    /// folder: the file holds what this bridge saw, yet the record proves
+    /// the phone's reopen, newer than the completion, and it is taken.
+    @Test func aProvenPhoneChangeThisBridgeHadNotReadIsTakenThoughItsMemoryHeldTheValue() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "File the taxes")
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        let now = Int64(Date().timeIntervalSince1970) * 1000
+        let other = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
+        let completion = Version(timestamp: HybridTimestamp(millis: now + 10_000), replica: other)
+        _ = try store.mergeRemote([FieldChange(task: task.id, field: .done, value: .int(now + 10_000), version: completion)])
+        var calendar = try ICalComponent.parse(Array(try read(name).utf8))[0]
+        let index = try #require(calendar.components.firstIndex { $0.name == "VTODO" })
+        var record = VersionRecord(calendar.components[index])
+        record.entries[VersionRecord.digest(TaskField.done)] = .init(value: VersionRecord.digest(FieldValue.int(now + 10_000)), version: completion)
+        calendar.components[index].properties.removeAll { $0.name == "LAST-MODIFIED" || $0.name == VersionRecord.propertyName }
+        calendar.components[index].properties += [try #require(record.property),
+                                                  ICalProperty(name: "LAST-MODIFIED", value: ICalDate.formatUTC(millis: now + 30_000))]
+        try write(calendar.serialized(), name)
+        _ = try bridge.cycle()
+        let after = try #require(try store.task(task.id))
+        #expect(!after.isDone)
+        #expect(after.versions[.done]?.timestamp.millis == now + 30_000)
+    }
+
+    /// vdirsyncer finds both sides changed while nextup's newer due date
+    /// (from another machine) is not in the vdir's copy yet (the bridge has
+    /// not run since):
+    /// the merge reads nextup's side as the task is, so the phone's older
+    /// due date loses to the task's, not to the copy's stale empty one, and
+    /// the phone's title is kept.
+    @Test func vdirMergeReadsNextupsSideAsTheTaskIsNow() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "Book the flights")
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        let copy = Array(try read(name).utf8)
+        let now = Int64(Date().timeIntervalSince1970) * 1000
+        var calendar = try ICalComponent.parse(copy)[0]
+        let index = try #require(calendar.components.firstIndex { $0.name == "VTODO" })
+        calendar.components[index].properties.removeAll { ["SUMMARY", "LAST-MODIFIED"].contains($0.name) }
+        calendar.components[index].properties += [
+            ICalProperty(name: "SUMMARY", text: "Book the flights and the hotel"),
+            ICalProperty(name: "DUE", parameters: [ICalParameter(name: "VALUE", values: ["DATE"])], value: "20301201"),
+            ICalProperty(name: "LAST-MODIFIED", value: ICalDate.formatUTC(millis: now + 60_000)),
+        ]
+        let other = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
+        _ = try store.mergeRemote([FieldChange(task: task.id, field: .due, value: .string("2030-12-24"),
+                                               version: Version(timestamp: HybridTimestamp(millis: now + 120_000), replica: other))])
+        let merged = try ICalComponent.parse(Array(try bridge.merge(copy, Array(calendar.serialized().utf8)).utf8))[0]
+        let view = try VTodoView(vtodo: try #require(merged.components.first { $0.name == "VTODO" }))
+        #expect(view.due == "2030-12-24")
+        #expect(view.title == "Book the flights and the hotel")
+    }
+
     /// The phone completes a task, then edits its due date a minute later:
     /// the completion dates from its COMPLETED, not from the LAST-MODIFIED
     /// the later edit moved on, so a reopen made in between wins.

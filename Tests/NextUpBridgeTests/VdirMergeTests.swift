@@ -197,6 +197,40 @@ import Testing
         #expect(merged.property("DUE")?.value == "20261201")
     }
 
+    /// The same, where another machine took the phone's title at :05 and
+    /// this store heard of it only through the peer folder (no file of this
+    /// vdir held it): the store's history dates the take. When the phone
+    /// changed the title again after a take (the store's newest take holds
+    /// another title), the phone's title dates from its `LAST-MODIFIED`.
+    @Test(arguments: [true, false])
+    func aPhoneChangeAnotherMachineTookDatesFromThatTake(newestTakeHoldsIt: Bool) throws {
+        let store = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
+        func at(_ stamp: String, _ replica: ReplicaID) throws -> Version {
+            Version(timestamp: HybridTimestamp(millis: try #require(ICalDate.instant(stamp, zone: .fixed(0)))), replica: replica)
+        }
+        func item(_ summary: String, due: String?, modified: String, recorded: String, at version: Version) -> [UInt8] {
+            let record = VersionRecord(entries: [VersionRecord.digest(TaskField.title): .init(value: VersionRecord.digest(FieldValue.string(recorded)),
+                                                                                               version: version)])
+            var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:merge-4", "LAST-MODIFIED:\(modified)", "SUMMARY:\(summary)"]
+            if let due { lines.append("DUE;VALUE=DATE:\(due)") }
+            lines += [record.property!.contentLine, "END:VTODO", "END:VCALENDAR"]
+            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        }
+        let made = try at("20261126T100000Z", store)
+        let base = item("task", due: nil, modified: "20261126T100000Z", recorded: "task", at: made)
+        let retitled = try at("20261126T100016Z", store)
+        let nextup = item("from nextup", due: nil, modified: "20261126T100016Z", recorded: "from nextup", at: retitled)
+        let phone = item("from the phone", due: "20261201", modified: "20261126T100018Z", recorded: "task", at: made)
+        let taken = newestTakeHoldsIt ? "from the phone" : "an earlier phone title"
+        let takes = [TaskField.title: VersionRecord.Entry(value: VersionRecord.digest(FieldValue.string(taken)),
+                                                          version: try at("20261126T100005Z", .calendar))]
+        let merge = VdirMerge(base: base, written: [nextup], nextupTimes: ["SUMMARY": retitled.timestamp.millis],
+                              calendarTakes: takes, zone: .fixed(0))
+        let merged = try ICalComponent.parse(Array(try merge.merge(nextup, phone).utf8))[0].components[0]
+        #expect(merged.property("SUMMARY")?.value == (newestTakeHoldsIt ? "from nextup" : "from the phone"))
+        #expect(merged.property("DUE")?.value == "20261201")
+    }
+
     /// The bridge read a completion from :03; nextup reopened the task at
     /// :14; the phone, dropping nextup's properties, completed it again at
     /// :24. Its STATUS reads as the base's, its COMPLETED as new: the

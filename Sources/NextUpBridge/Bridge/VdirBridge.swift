@@ -362,12 +362,19 @@ struct BridgeCycle {
     ///   it) — a phone change is a local edit now, unless nextup changed the
     ///   field since the bridge last saw the file (then nextup's stays).
     /// - A file the bridge never saw, for a task it has, is compared with the
-    ///   task: each differing field is a phone change.
+    ///   task: each differing field is a phone change; so is a field whose
+    ///   value the file's record proves the phone changed, when the bridge
+    ///   has not read that change (the file as last seen may hold the same
+    ///   value, from before a write the task took from another machine).
     /// - A changed field whose value the file's ``VersionRecord`` names is
     ///   not the phone's: it is a store's value, merged under the version
     ///   recorded (so it loses to any later edit, whatever `LAST-MODIFIED`
     ///   says), quietly; so is an unchanged value the record names under a
     ///   newer version than the task's (the same value takes that version).
+    /// - A value the store last took from the calendar, with no store's
+    ///   later write of the field reaching the file since (its record names
+    ///   no newer entry), dates from that take (the phone held it since), not
+    ///   from a later `LAST-MODIFIED`: a nextup edit made after the take wins.
     mutating func take(_ view: VTodoView, record: VersionRecord, file: String, bytes: [UInt8], hash: String, lastModified: Int64?, stamp: FileStamp?) {
         let uid = view.uid
         if tasks[TaskID.forVTodoUID(uid)] == nil, joinsSeries(view, file: file) { return }
@@ -400,6 +407,20 @@ struct BridgeCycle {
             }
             for (field, version) in task.versions.sorted(by: { $0.key < $1.key })
             where version.replica.isCalendarValue && version.timestamp.millis < calendarTime && !named.contains(field) {
+                guard var value = filled.fieldValue(field), value != VTodoView.comparable(task, field) else { continue }
+                if field == .done, value == .int(0) { value = .int(now) }
+                fields.append((field, value))
+            }
+            // Changes the file's record proves (it names another value) that this bridge has
+            // not read: the phone's, though the file as last seen held the same value (the
+            // task took another machine's write since).
+            // (A file without X-NEXTUP-CATEGORY does not say which name is the category.)
+            let held = Set(fields.map(\.0))
+            for field in Set(task.versions.keys).union(VersionRecord.fields(of: view)).sorted()
+            where !held.contains(field) && (field != .category || view[.category] != nil) && record.differs(field, in: filled) {
+                let key = VersionRecord.digest(field)
+                if let memory, memory.record.entries[key] == record.entries[key],
+                   VersionRecord.value(of: field, in: memory.view) == VersionRecord.value(of: field, in: filled) { continue }
                 guard var value = filled.fieldValue(field), value != VTodoView.comparable(task, field) else { continue }
                 if field == .done, value == .int(0) { value = .int(now) }
                 fields.append((field, value))
@@ -438,6 +459,16 @@ struct BridgeCycle {
             }
         }
         if let calendarTime {
+            // A phone change the store took from the calendar already dates from that take.
+            var takes: [TaskField: VersionRecord.Entry] = [:]
+            if task != nil, !record.entries.isEmpty {
+                do {
+                    takes = VersionRecord.calendarTakes(try store.historyEntries(of: id))
+                } catch {
+                    report.skipped.append("\(Sanitizer.visible(file)): \(Sanitizer.visible("\(error)"))")
+                    return
+                }
+            }
             // A completion dates from its COMPLETED when that falls after the file as last seen:
             // a later edit of another property moves LAST-MODIFIED, not the completion.
             let completed = view.completedAt.flatMap { $0 > 0 && $0 < calendarTime && $0 > memory?.changedAt ?? .min ? $0 : nil }
@@ -445,7 +476,8 @@ struct BridgeCycle {
             fields = fields.filter { field, _ in
                 if versions[field] != nil { return true }
                 let at = field == .done ? completed ?? calendarTime : calendarTime
-                let version = Version(timestamp: HybridTimestamp(millis: at), replica: .calendar)
+                let version = record.takenVersion(of: field, in: view, taken: takes)
+                    ?? Version(timestamp: HybridTimestamp(millis: at), replica: .calendar)
                 if let task, let held = task.versions[field], held >= version {
                     kept.append(field.rawValue)
                     return false

@@ -39,6 +39,11 @@ import NextUpCore
 /// - A property whose value `b`'s record dates (by any entry but a
 ///   ``NextUpCore/ReplicaID/calendarHeld`` one) after nextup's change is
 ///   `b`'s, even when a known version held it.
+/// - A value of `b`'s that the store last took from the calendar, with no
+///   store's write of the field reaching `b` since (``VersionRecord/takenVersion(of:in:taken:)``),
+///   dates from that take: a nextup change made after it wins, even where
+///   `a` holds what the base held (the store took `b`'s value and replaced
+///   it, through another machine).
 /// - `LAST-MODIFIED` and `DTSTAMP` take the later, `SEQUENCE` the larger
 ///   value; an `X-NEXTUP-…` property one side lacks is the other side's (a
 ///   client that drops them says nothing about them).
@@ -55,14 +60,18 @@ public struct VdirMerge: Sendable {
     /// version is a calendar value's, ``NextUpCore/ReplicaID/isCalendarValue``), taken from a file
     /// stamped at its ``nextupTimes`` time.
     public let fromCalendar: Set<String>
+    /// Per field, the newest value the store took from the calendar
+    /// (``VersionRecord/calendarTakes(_:)``).
+    public let calendarTakes: [TaskField: VersionRecord.Entry]
     public let zone: LocalZone
 
     public init(base: [UInt8]?, written: [[UInt8]], nextupTimes: [String: Int64] = [:], fromCalendar: Set<String> = [],
-                zone: LocalZone = .system) {
+                calendarTakes: [TaskField: VersionRecord.Entry] = [:], zone: LocalZone = .system) {
         self.base = base
         self.written = written
         self.nextupTimes = nextupTimes
         self.fromCalendar = fromCalendar
+        self.calendarTakes = calendarTakes
         self.zone = zone
     }
 
@@ -154,12 +163,17 @@ public struct VdirMerge: Sendable {
             return newest
         }
         /// When a store recorded `b`'s value of properties `group` in a known
-        /// version, after the entry `b`'s record names (a phone change the
-        /// bridge took already): the change's date, not `b`'s `LAST-MODIFIED`.
+        /// version after the entry `b`'s record names, or took it from the
+        /// calendar with no later write reaching `b` (a phone change a store
+        /// took already): the change's date, not `b`'s `LAST-MODIFIED`.
         func takenTime(_ group: [String]) -> Int64? {
             guard let viewB else { return nil }
             let held = lines(b, group)
             var newest: Int64?
+            for field in fields(group) {
+                guard let version = recordB.takenVersion(of: field, in: viewB, taken: calendarTakes) else { continue }
+                newest = max(newest ?? .min, version.timestamp.millis)
+            }
             for old in known where lines(old, group) == held {
                 let record = VersionRecord(old)
                 for field in fields(group) {
@@ -204,11 +218,12 @@ public struct VdirMerge: Sendable {
             // entry): the phone changed it since a store wrote it, even when it set it back to what
             // a known version held.
             let changedOnB = viewB.map { view in fields(group).contains { changedSinceRecorded($0, in: view) } } ?? false
+            let taken = takenTime(group)
             let takeB = pick(false, true, la: lines(a, group), lb: lines(b, group), baseLines: base.map { lines($0, group) },
                              oldsB: changedOnB ? [] : known.map { lines($0, group) },
                              timeA: group.compactMap { nextupTimes[$0] }.max(),
-                             timeB: storeTime(group) ?? takenTime(group) ?? (group == Self.statusGroup ? completedB : nil) ?? timeB,
-                             aFromCalendar: group.contains { fromCalendar.contains($0) }, recordedB: recordedTime(group))
+                             timeB: storeTime(group) ?? taken ?? (group == Self.statusGroup ? completedB : nil) ?? timeB,
+                             aFromCalendar: group.contains { fromCalendar.contains($0) }, recordedB: recordedTime(group), takenB: taken)
             for member in group {
                 chosen[member] = takeB ? b.properties(member) : a.properties(member)
                 decided.insert(member)
@@ -274,7 +289,7 @@ public struct VdirMerge: Sendable {
 
     /// One property's lines: the side that changed it, or the newer change.
     func pick<T>(_ a: T, _ b: T, la: [String], lb: [String], baseLines: [String]?, oldsB: [[String]],
-                 timeA: Int64?, timeB: Int64?, aFromCalendar: Bool = false, recordedB: Int64? = nil) -> T {
+                 timeA: Int64?, timeB: Int64?, aFromCalendar: Bool = false, recordedB: Int64? = nil, takenB: Int64? = nil) -> T {
         if oldsB.contains(lb) {
             // b holds what a known version held: unchanged on b's side, unless
             // b's record dates that value after nextup's change, or a's value is
@@ -283,6 +298,8 @@ public struct VdirMerge: Sendable {
             if aFromCalendar, la != lb, let timeA, let timeB, timeB > timeA { return b }
             return a
         }
+        // b's value a store took before nextup's change: nextup's is newer, even where a's file looks unchanged.
+        if let takenB, let timeA, takenB < timeA { return a }
         // a holds what the base held and the bridge wrote nothing else since: unchanged on a's side
         if let baseLines, la == baseLines, oldsB.allSatisfy({ $0 == baseLines }) { return b }
         return (timeA ?? .min) > (timeB ?? .min) ? a : b

@@ -72,7 +72,12 @@ extension VTodoView {
     /// `task`'s value of `field` as a view would carry it (a completion time
     /// in whole seconds), to compare with ``fieldValue(_:)``.
     public static func comparable(_ task: TaskItem, _ field: TaskField) -> FieldValue {
-        if field == .done, let ms = task.completedAt { return .int(ms - ((ms % 1000) + 1000) % 1000) }
-        return task.value(of: field)
+        comparable(task.value(of: field), field)
+    }
+
+    /// A task's `value` of `field` as a view would carry it.
+    public static func comparable(_ value: FieldValue, _ field: TaskField) -> FieldValue {
+        if field == .done, case .int(let ms) = value { return .int(ms - ((ms % 1000) + 1000) % 1000) }
+        return value
     }
 }

@@ -70,6 +70,31 @@ public struct VersionRecord: Hashable, Sendable {
         return entry.version
     }
 
+    /// The version under which a store last took `view`'s value of `field`
+    /// from the calendar, when this record shows that no store's later
+    /// write of the field reached the file since (it names no entry for the
+    /// field newer than that take): the phone has held the value since that
+    /// take, and a later `LAST-MODIFIED` (an edit of another property) does
+    /// not make it newer. Nil without a record (a client that drops nextup's
+    /// properties tells nothing). `taken`: per field, the newest value the
+    /// store took from a calendar's file (``calendarTakes(_:)``).
+    public func takenVersion(of field: TaskField, in view: VTodoView, taken: [TaskField: Entry]) -> Version? {
+        guard !entries.isEmpty, let value = Self.value(of: field, in: view), let take = taken[field], take.value == Self.digest(value),
+              entries[Self.digest(field)].map({ $0.version <= take.version }) ?? true else { return nil }
+        return take.version
+    }
+
+    /// Per field, the newest value a store's history took from a calendar's
+    /// file (a version ``NextUpCore/ReplicaID/isCalendarValue``): what the
+    /// phone held then.
+    public static func calendarTakes(_ history: [HistoryEntry]) -> [TaskField: Entry] {
+        var out: [TaskField: Entry] = [:]
+        for entry in history where entry.version.replica.isCalendarValue && out[entry.field].map({ $0.version < entry.version }) ?? true {
+            out[entry.field] = Entry(value: digest(VTodoView.comparable(entry.value, entry.field)), version: entry.version)
+        }
+        return out
+    }
+
     /// Whether this record names `field` with another value than `view`'s
     /// (the value changed since a store wrote it).
     public func differs(_ field: TaskField, in view: VTodoView) -> Bool {
