@@ -115,6 +115,9 @@ import Testing
         var made: Int64
         var superseded: Int64?
         var phone = false
+        /// When a machine's bridge first read it, and which machines' bridges read it.
+        var firstRead: Int64?
+        var readBy: Set<String> = []
     }
 
     /// A field as the oracle compares it (done: whether done).
@@ -227,7 +230,9 @@ import Testing
         var server: [String: [UInt8]] = [:]
         var history: [String] = []
         // Every change each store holds, as the peer logs carry them (a store's history keeps them all).
+        var lastPeerSync: Int64 = 0
         func peerSync() throws {
+            lastPeerSync = clock.nowMillis()
             for (from, to) in [(a, b), (b, a)] {
                 let changes = try from.store.allTasks().flatMap { task in
                     try from.store.historyEntries(of: task.id).map {
@@ -267,14 +272,30 @@ import Testing
             for name in try m.vdirsyncer(&server) { m.downloaded[name] = clock.nowMillis() }
         }
         func bridge(_ m: Machine) throws {
+            let read = try m.files()
             try cycle(m)
+            let me = m === a ? "A" : "B"
             for (name, at) in m.downloaded {
                 guard let id = ids.first(where: { "\($0.rawValue).ics" == name }) else { continue }
+                let calendar = try read[name].map { try ICalComponent.parse($0)[0] }
+                let view = try calendar?.components.first { $0.name == "VTODO" }.map { try VTodoView(vtodo: $0, zone: .fixed(0)) }
                 for field in fields {
                     // What this machine's vdir held: made before its download, not replaced on the server by then.
                     for i in edits[id]![field]!.indices {
                         let edit = edits[id]![field]![i]
-                        if edit.until == nil, edit.made <= at, (edit.superseded ?? .max) > at { edits[id]![field]![i].until = clock.nowMillis() }
+                        let now = clock.nowMillis()
+                        if edit.until == nil, edit.made <= at, (edit.superseded ?? .max) > at {
+                            edits[id]![field]![i].until = now
+                            edits[id]![field]![i].firstRead = now
+                            edits[id]![field]![i].readBy.insert(me)
+                        } else if edit.phone, let first = edit.firstRead, !edit.readBy.contains(me), lastPeerSync <= first, edit.made <= at,
+                                  let view, comparable(view.fieldValue(field), field) == edit.value {
+                            // Another machine read this phone edit first, and no peer sync has told
+                            // this one since: the file may date it no earlier than this read (README,
+                            // "What the files cannot tell": a machine apart from the peer folder).
+                            edits[id]![field]![i].until = now
+                            edits[id]![field]![i].readBy.insert(me)
+                        }
                     }
                 }
             }
