@@ -16,19 +16,20 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         let context = try CommandContext.open(global)
-        let count: Int
-        let pieces: [[UInt8]]
         if to == .taskwarrior {
             let all = try context.store.allTasks()
-            count = all.count
             let mapping = taskwarrior.options(context.config.taskwarrior)
             let objects = TaskwarriorMapping.objects(all, mapping)
-            pieces = [Array(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]) + Data("\n".utf8))]
+            let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
+            try write(CollectionOfOne(Array(data + Data("\n".utf8))), count: all.count)
         } else {
             let (all, versions) = try context.store.allTasksWithStoredVersions()
-            count = all.count
-            pieces = JSONOutput.pieces(all, order: TaskOrdering.exportOrder(all), versions: versions)
+            try write(JSONOutput.pieces(all, order: TaskOrdering.exportOrder(all), versions: versions), count: all.count)
         }
+    }
+
+    /// Writes `pieces` to the file (standard output by default).
+    private func write(_ pieces: some Sequence<[UInt8]>, count: Int) throws {
         guard let file, file != "-" else { return try Terminal.write(pieces: pieces) }
         try PrivateFile.write(pieces: pieces, to: file, command: "export")
         Terminal.printError("exported \(count) tasks\(to == .taskwarrior ? " for Taskwarrior" : "") to \(file)")

@@ -44,7 +44,7 @@ struct ListCommand: ParsableCommand {
             var narrowing = try filter.map(ListFilter.parse) ?? ListFilter()
             narrowing.laterOnly = narrowing.laterOnly || later
             let today = FieldOptions.localToday()
-            tasks = tasks.filter { narrowing.matches($0, today: today) }
+            tasks.removeAll { !narrowing.matches($0, today: today) }
         }
         if let sort {
             let now = Int64(Date().timeIntervalSince1970 * 1000)

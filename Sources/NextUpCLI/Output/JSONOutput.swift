@@ -15,34 +15,76 @@ import Synchronization
 /// (docs/benchmarks.md); reading goes through `JSONDecoder` (``decodeTasks(_:)``).
 enum JSONOutput {
     /// The array of `tasks` and a newline, as `export` and `list --json`
-    /// write it, in pieces to be written one after the other (a whole
-    /// export is not copied into one buffer); with `versions` (one for each
-    /// of `tasks`), each field's version too (`export`: a lossless backup).
-    /// The pieces are written on every core. With `order`, the tasks at
-    /// those positions, in that order (the list is not reordered first).
-    static func pieces(_ tasks: [TaskItem], order: [Int]? = nil, versions: [StoredVersions]? = nil) -> [[UInt8]] {
+    /// write it, in pieces of up to 2,000 tasks to be written one after the
+    /// other; with `versions` (one for each of `tasks`), each field's version
+    /// too (`export`: a lossless backup). With `order`, the tasks at those
+    /// positions, in that order (the list is not reordered first).
+    static func pieces(_ tasks: [TaskItem], order: [Int]? = nil, versions: [StoredVersions]? = nil) -> Pieces {
         precondition(versions == nil || versions!.count == tasks.count, "one stored versions for each task")
-        let total = order?.count ?? tasks.count
-        guard total > 0 else { return [Array("[\n\n]\n".utf8)] }
-        let piece = 2_000, count = (total + piece - 1) / piece
-        let pieces = Mutex([[UInt8]](repeating: [], count: count))
-        DispatchQueue.concurrentPerform(iterations: count) { k in
-            var out: [UInt8] = []
-            out.reserveCapacity(piece * (versions != nil ? 1_200 : 500))
-            if k == 0 { out.append(UInt8(ascii: "[")) }
-            var replicas = StoredVersions.Replicas()
-            for i in k * piece..<min(total, (k + 1) * piece) {
-                out.append(contentsOf: i == 0 ? Self.firstElement : Self.nextElement)
-                let at = order?[i] ?? i
-                write(tasks[at], versions: versions?[at].sortedByName(&replicas), indent: 2, to: &out)
+        return Pieces(tasks: tasks, order: order, versions: versions)
+    }
+
+    /// ``pieces(_:order:versions:)``: a few pieces at a time are written on
+    /// every core into buffers used again for the next few, each handed out
+    /// before the next few are written (a whole export is never held at once).
+    struct Pieces: Sequence {
+        let tasks: [TaskItem], order: [Int]?, versions: [StoredVersions]?
+        static let piece = 2_000, window = 8
+
+        /// How many pieces there are.
+        var count: Int { Swift.max(1, ((order?.count ?? tasks.count) + Self.piece - 1) / Self.piece) }
+
+        func makeIterator() -> Iterator { Iterator(pieces: self) }
+
+        struct Iterator: IteratorProtocol {
+            let pieces: Pieces
+            /// The pieces from `first` on, as written; the next one handed out is `buffers[handed]`.
+            private var buffers: [[UInt8]] = [], first = 0, handed = 0
+
+            init(pieces: Pieces) {
+                self.pieces = pieces
             }
-            if k == count - 1 { out.append(contentsOf: "\n]\n".utf8) }
-            pieces.withLock { $0[k] = out }
-        }
-        return pieces.withLock { pieces in
-            var all: [[UInt8]] = []
-            swap(&all, &pieces)
-            return all
+
+            mutating func next() -> [UInt8]? {
+                if handed == buffers.count {
+                    first += buffers.count
+                    guard first < pieces.count else { return nil }
+                    fill(Swift.min(Pieces.window, pieces.count - first))
+                    handed = 0
+                }
+                defer { handed += 1 }
+                return buffers[handed]
+            }
+
+            /// Writes the `count` pieces from `first` on into `buffers`.
+            private mutating func fill(_ count: Int) {
+                let (tasks, order, versions, total) = (pieces.tasks, pieces.order, pieces.versions, pieces.order?.count ?? pieces.tasks.count)
+                let first = first, piece = Pieces.piece, pieceCount = pieces.count
+                let written = Mutex(buffers)
+                written.withLock { $0 += Array(repeating: [], count: Swift.max(0, count - $0.count)) }
+                buffers = []
+                DispatchQueue.concurrentPerform(iterations: count) { k in
+                    var out: [UInt8] = []
+                    written.withLock { swap(&out, &$0[k]) }
+                    out.removeAll(keepingCapacity: true)
+                    out.reserveCapacity(piece * (versions != nil ? 1_200 : 500))
+                    let index = first + k
+                    if index == 0 { out.append(UInt8(ascii: "[")) }
+                    var replicas = StoredVersions.Replicas()
+                    for i in index * piece..<Swift.min(total, (index + 1) * piece) {
+                        out.append(contentsOf: i == 0 ? JSONOutput.firstElement : JSONOutput.nextElement)
+                        let at = order?[i] ?? i
+                        JSONOutput.write(tasks[at], versions: versions?[at].sortedByName(&replicas), indent: 2, to: &out)
+                    }
+                    if index == pieceCount - 1 { out.append(contentsOf: total == 0 ? "\n\n]\n".utf8 : "\n]\n".utf8) }
+                    written.withLock { swap(&out, &$0[k]) }
+                }
+                buffers = written.withLock { all in
+                    var mine: [[UInt8]] = []
+                    swap(&mine, &all)
+                    return Array(mine.prefix(count))
+                }
+            }
         }
     }
 

@@ -143,10 +143,14 @@ enum VersionsColumn {
     static func entriesByName(_ text: String, replicas: inout Replicas) -> [(field: TaskField, version: Version)] {
         var entries: [(field: TaskField, version: Version)] = []
         forEachEntry(text, replicas: &replicas, into: &entries, room: { $0.reserveCapacity($1) }) { $0.append(($1, $2)) }
-        // Of two entries for one field the last is kept.
-        var seen = Set<TaskField>()
-        var out = entries.reversed().filter { seen.insert($0.field).inserted }
-        out.sort { TaskField.precedesInByteOrder($0.field, $1.field) }
+        // The sort is stable, so one field's entries stay in column order
+        // next to each other; of those, the last is kept.
+        entries.sort { TaskField.precedesInByteOrder($0.field, $1.field) }
+        var out: [(field: TaskField, version: Version)] = []
+        out.reserveCapacity(entries.count)
+        for entry in entries {
+            if let last = out.last, last.field == entry.field { out[out.count - 1] = entry } else { out.append(entry) }
+        }
         return out
     }
 
