@@ -63,10 +63,13 @@ struct ImportCommand: ParsableCommand {
     /// The file is read and checked whole before the store is opened, so a
     /// rejected file never creates a store.
     func run() throws {
-        let (records, templates, series, skipped) = try readRecords()
+        let (read, templates, series, skipped) = try readRecords()
+        let count = read.count
+        // Handed over whole: the records are freed once planned, before the write.
+        var records: [TaskJSON]? = consume read
         var imported: TaskStore.ImportSummary?
         let context = try CommandContext.open(global, creating: true) { location in
-            let opened = try TaskStore.openImporting(location, records, overwrite: overwrite)
+            let opened = try TaskStore.openImporting(location, records.take()!, overwrite: overwrite)
             imported = opened.summary
             return opened.store
         }
@@ -75,7 +78,7 @@ struct ImportCommand: ParsableCommand {
         for (task, field, was) in summary.overwritten {
             print("overwrote \(task.short) \(field.rawValue): was '\(Sanitizer.visible(TerminalWidth.truncate(was.description, to: 60)))'")
         }
-        print("imported \(records.count) tasks: \(summary.created) added, \(summary.updated) updated, "
+        print("imported \(count) tasks: \(summary.created) added, \(summary.updated) updated, "
               + "\(summary.kept) kept (newer here), \(summary.unchanged) unchanged")
         if let ahead = summary.aheadMillis {
             Terminal.printError("warning: \(file) holds changes \(SyncReport.duration(ahead)) ahead of this machine's clock (imported anyway); "

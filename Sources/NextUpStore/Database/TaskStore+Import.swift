@@ -94,15 +94,16 @@ extension TaskStore {
     /// write transaction, published like any other edit; with `overwrite`
     /// it is journaled, so that `nextup undo` takes it back whole.
     public func importTasks(_ records: consuming [TaskJSON], overwrite: Bool = false) throws -> ImportSummary {
-        try importTasks(plans: Self.plans(records, now: clock.nowMillis()), overwrite: overwrite)
+        try importTasks(plans: Self.plans(consume records, now: clock.nowMillis()), overwrite: overwrite)
     }
 
     /// Validates `records` (see ``importTasks(_:overwrite:)``), then opens the
     /// store at `location` and imports them: a rejected file leaves no store
-    /// behind where there was none.
+    /// behind where there was none. The records are freed once planned
+    /// (when the caller keeps no copy), so the write reuses their memory.
     public static func openImporting(_ location: StoreLocation, _ records: consuming [TaskJSON], overwrite: Bool = false,
                                      clock: any PhysicalClock = SystemClock()) throws -> (store: TaskStore, summary: ImportSummary) {
-        let plans = try plans(records, now: clock.nowMillis())
+        let plans = try plans(consume records, now: clock.nowMillis())
         let store = try open(location, clock: clock)
         return (store, try store.importTasks(plans: plans, overwrite: overwrite))
     }

@@ -185,48 +185,15 @@ public final class TaskStore: Sendable {
     }
 
     /// The order of rows in the task table's B-tree (SQLite compares TEXT
-    /// keys byte by byte).
+    /// keys byte by byte): a ``TaskID`` orders as its canonical text.
     static func rowPrecedes(_ a: TaskID, _ b: TaskID) -> Bool {
-        // Task ids are ASCII (canonical UUIDs), whose order under String's
-        // `<` is their byte order.
-        a.rawValue < b.rawValue
-    }
-
-    /// A key whose order is ``rowPrecedes(_:_:)``'s: the id's 32 hex digits
-    /// as a 128-bit number. Task ids are canonical lowercase UUIDs — dashes
-    /// in fixed places, digits whose byte order is their value's order — so
-    /// sorting many ids compares two integers instead of two strings.
-    static func rowKey(_ id: TaskID) -> (UInt64, UInt64) {
-        var text = id.rawValue
-        return text.withUTF8 { bytes in
-            // A digit's value without a branch: `0`–`9` are 0x30–0x39, `a`–`f` 0x61–0x66.
-            func value(_ byte: UInt8) -> UInt64 { UInt64((byte & 0xF) &+ 9 &* (byte >> 6)) }
-            if bytes.count == 36, let base = bytes.baseAddress {
-                // Canonical: dashes at 8, 13, 18 and 23.
-                func digits(_ range: Range<Int>, after start: UInt64) -> UInt64 {
-                    var n = start
-                    for k in range { n = n << 4 | value(base[k]) }
-                    return n
-                }
-                return (digits(14..<18, after: digits(9..<13, after: digits(0..<8, after: 0))),
-                        digits(24..<36, after: digits(19..<23, after: 0)))
-            }
-            var high: UInt64 = 0, low: UInt64 = 0, count = 0
-            for byte in bytes where byte != UInt8(ascii: "-") {
-                let digit = value(byte)
-                if count < 16 { high = high << 4 | digit } else { low = low << 4 | digit }
-                count += 1
-            }
-            return (high, low)
-        }
+        a < b
     }
 
     /// The positions of `ids` in the table's row order; equal ids in the
     /// order of their positions.
     static func rowOrder(_ ids: [TaskID]) -> [Int] {
-        var keyed = ids.indices.map { (key: rowKey(ids[$0]), position: $0) }
-        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
-        return keyed.map(\.position)
+        ids.indices.sorted { ids[$0] != ids[$1] ? rowPrecedes(ids[$0], ids[$1]) : $0 < $1 }
     }
 
     /// `ids` in the table's row order.
