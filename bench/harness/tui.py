@@ -4,7 +4,9 @@ keys pressed while a first sync fills the store.
 
 "First screen" is the output that drew the first Next Up task and the count
 of the Next Up list. A key's time is to the last
-chunk of output of the burst it caused (quiet 60 ms). A change's time runs
+chunk of output of the burst it caused (quiet 60 ms); while a first sync
+redraws the counts, a key's time is to the output that drew its own effect
+(the help opened or closed). A change's time runs
 from the moment the writing command has exited (its change committed, and
 for another machine, its log line written to the peer folder, as Syncthing
 would deliver it) until the screen shows the new title.
@@ -37,6 +39,10 @@ DURING_OWN = "keys while the TUI's own first sync runs: slowest"
 # matches "Straße"), a category: 28 timed keys.
 FILTER_TEXTS = ["report", "STRASSE", "cat:home fix"]
 COUNTS = re.compile(r"Next Up (\d+) · Backlog (\d+)")
+# The help's first line ("?" opens it, any key closes it), and the overlay
+# of other machines' changes a TUI shows at start until a key is pressed.
+HELP = "any key closes this help"
+AWAY = "While you were away"
 
 
 def budgets(n):
@@ -140,6 +146,28 @@ def press(tmux, key, timeout=3.0):
     return None if last is None else last - t0
 
 
+def toggle_help(screen):
+    """The key that changes what `screen` shows, and what it then shows: an
+    overlay closes at Escape, else `?` opens the help."""
+    for overlay in (AWAY, HELP):
+        if overlay in screen:
+            return "Escape", lambda after, overlay=overlay: overlay not in after
+    return "?", lambda after: HELP in after
+
+
+def press_for(tmux, choose, timeout=3.0):
+    """Once the screen is quiet, sends the key `choose(screen)` names; the
+    key and the seconds to the output that drew its effect, or None. (The
+    screen may keep changing for other reasons, as during a sync: those
+    are not the key's.)"""
+    tmux.settle(0.1, 1.0)
+    key, shows = choose(tmux.screen())
+    t0 = time.perf_counter()
+    tmux.send("send-keys -t bench %s" % key)
+    seen = tmux.wait_for(shows, t0, timeout)
+    return key, None if seen is None else seen - t0
+
+
 def key_latency(tmux, row, keys):
     times = []
     for key in keys:
@@ -197,13 +225,19 @@ def propagation(ctx, tmux, row, changes, argv_for, title, publish=None, peer=Non
 def keys_during_first_sync(ctx, tmux, row, env, peer, want_open, own):
     """A TUI open on an empty store while the peer folder's log fills it:
     `nextup sync` in another process (own=False), or the TUI's own sync
-    engine (own=True, the TUI started with the peer folder). Tab is pressed
-    (and timed) over and over until the screen counts every open task, and
-    five times more. Judged on the slowest key."""
+    engine (own=True, the TUI started with the peer folder). `?` (the help
+    opens) and Escape (it, or the overlay of changes shown at start, closes)
+    are pressed in turn, and timed, over and over until the screen counts
+    every open task, and five times more. Each key is timed to the output
+    that drew its effect (the sync's own redraws that follow are not the
+    key's). Judged on the slowest key."""
     store = ctx.fresh_dir("tui-sync", "own" if own else "cli")
     start = tmux.respawn(ctx.nextup("--store", store, *(["--peer", peer] if own else [])), env)
     if tmux.wait_quiet(start, 0.3 if not own else 0.05, ctx.cap) is None:
         return row.failed("the TUI drew nothing within %d s" % ctx.cap)
+    # Keys typed before the lists are first drawn could reach the terminal before the TUI reads it.
+    if tmux.wait_for(lambda screen: COUNTS.search(screen) is not None, start, ctx.cap) is None:
+        return row.failed("the TUI drew no lists within %d s" % ctx.cap)
     began = time.perf_counter()
     synced = []
     if not own:
@@ -212,9 +246,9 @@ def keys_during_first_sync(ctx, tmux, row, env, peer, want_open, own):
         sync.start()
     times, shown, after = [], None, 0
     while after < 5:
-        t = press(tmux, "Tab")
+        key, t = press_for(tmux, toggle_help)
         if t is None:
-            return row.failed("no redraw within 3 s of Tab, %d keys into the sync" % len(times))
+            return row.failed("no answer on screen within 3 s of %s, %d keys into the sync" % (key, len(times)))
         times.append(t)
         if shown is None and shows(tmux.screen(), want_open):
             shown = time.perf_counter() - began
