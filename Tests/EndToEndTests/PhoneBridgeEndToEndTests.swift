@@ -421,7 +421,8 @@ import Testing
         watcher.arguments = ["sync", "--watch"]
         watcher.environment = a.nextup.environment
         watcher.standardOutput = FileHandle.nullDevice
-        watcher.standardError = FileHandle.nullDevice
+        FileManager.default.createFile(atPath: scratch.path("watcher.txt").path, contents: nil)
+        watcher.standardError = try FileHandle(forWritingTo: scratch.path("watcher.txt"))
         try watcher.run()
         defer { if watcher.isRunning { kill(watcher.processIdentifier, SIGKILL); watcher.waitUntilExit() } }
 

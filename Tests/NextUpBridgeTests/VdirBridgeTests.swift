@@ -437,6 +437,55 @@ import Testing
         #expect(view.title == "Book the flights and the hotel")
     }
 
+    /// The phone retitles twice within one second of LAST-MODIFIED; a
+    /// store took the first title from the calendar under that second, and
+    /// the file's record names it so. The second title the record proves
+    /// newer: it is taken under a version just after the first's, not
+    /// dropped as "no newer than what the task holds".
+    @Test func aSecondPhoneChangeWithinTheSameSecondIsTaken() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "Plan the trip")
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        let second = (Int64(Date().timeIntervalSince1970) + 60) * 1000
+        let first = Version(timestamp: HybridTimestamp(millis: second), replica: .calendar)
+        _ = try store.mergeRemote([FieldChange(task: task.id, field: .title, value: .string("Plan the trip to Rome"), version: first)])
+        var calendar = try ICalComponent.parse(Array(try read(name).utf8))[0]
+        let index = try #require(calendar.components.firstIndex { $0.name == "VTODO" })
+        var record = VersionRecord(calendar.components[index])
+        record.entries[VersionRecord.digest(TaskField.title)] = .init(value: VersionRecord.digest(FieldValue.string("Plan the trip to Rome")), version: first)
+        calendar.components[index].properties.removeAll { ["SUMMARY", "LAST-MODIFIED", VersionRecord.propertyName].contains($0.name) }
+        calendar.components[index].properties += [ICalProperty(name: "SUMMARY", text: "Plan the trip to Naples"), try #require(record.property),
+                                                  ICalProperty(name: "LAST-MODIFIED", value: ICalDate.formatUTC(millis: second))]
+        try write(calendar.serialized(), name)
+        _ = try bridge.cycle()
+        let after = try #require(try store.task(task.id))
+        #expect(after.title == "Plan the trip to Naples")
+        #expect(after.versions[.title] == Version(timestamp: first.timestamp.successor, replica: .calendar))
+    }
+
+    /// The phone retitles twice within one second of LAST-MODIFIED, and the
+    /// bridge reads each: the second is dated just after the first, in that
+    /// second (the calendar's), not now — so that a third phone edit in the
+    /// same second, met by vdir-merge, is not older than it.
+    @Test func aPhoneChangeInTheSecondOfTheFileAsLastSeenStaysInThatSecond() throws {
+        let (store, bridge) = try open()
+        let task = try triaged(store, "Plan the trip")
+        _ = try bridge.cycle()
+        let name = "\(task.id.rawValue).ics"
+        let second = (Int64(Date().timeIntervalSince1970) + 60) * 1000
+        for title in ["Plan the trip to Rome", "Plan the trip to Naples"] {
+            try phoneRewrite(name) { properties in
+                properties.removeAll { ["SUMMARY", "LAST-MODIFIED"].contains($0.name) }
+                properties += [ICalProperty(name: "SUMMARY", text: title), ICalProperty(name: "LAST-MODIFIED", value: ICalDate.formatUTC(millis: second))]
+            }
+            _ = try bridge.cycle()
+        }
+        let after = try #require(try store.task(task.id))
+        #expect(after.title == "Plan the trip to Naples")
+        #expect(after.versions[.title] == Version(timestamp: HybridTimestamp(millis: second).successor, replica: .calendar))
+    }
+
     /// The phone completes a task, then edits its due date a minute later:
     /// the completion dates from its COMPLETED, not from the LAST-MODIFIED
     /// the later edit moved on, so a reopen made in between wins.

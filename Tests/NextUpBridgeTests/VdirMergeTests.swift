@@ -231,6 +231,44 @@ import Testing
         #expect(merged.property("DUE")?.value == "20261201")
     }
 
+    /// The phone retitled twice within one second: a merge recorded the
+    /// first title under the calendar at :05; the phone's second, made in
+    /// the same second, keeps that record. It wins, and is recorded under a
+    /// version just after the first's, so a bridge takes it.
+    @Test func aSecondPhoneChangeInTheSameSecondIsRecordedAfterTheFirst() throws {
+        let first = Version(timestamp: HybridTimestamp(millis: try #require(ICalDate.instant("20261126T100005Z", zone: .fixed(0)))),
+                            replica: .calendar)
+        func item(_ summary: String) -> [UInt8] {
+            let record = VersionRecord(entries: [VersionRecord.digest(TaskField.title): .init(value: VersionRecord.digest(FieldValue.string("first")),
+                                                                                               version: first)])
+            let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:merge-6", "LAST-MODIFIED:20261126T100005Z", "SUMMARY:\(summary)",
+                         record.property!.contentLine, "END:VTODO", "END:VCALENDAR"]
+            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        }
+        let merge = VdirMerge(base: item("first"), written: [], nextupTimes: ["SUMMARY": first.timestamp.millis], zone: .fixed(0))
+        let merged = try ICalComponent.parse(Array(try merge.merge(item("first"), item("second")).utf8))[0].components[0]
+        #expect(merged.property("SUMMARY")?.value == "second")
+        let view = try VTodoView(vtodo: merged, zone: .fixed(0))
+        #expect(VersionRecord(merged).version(of: .title, in: view) == Version(timestamp: first.timestamp.successor, replica: .calendar))
+    }
+
+    /// `LAST-MODIFIED` names a whole second: a phone change stamped :05
+    /// may have been made at any time in it, so it is not older than a
+    /// nextup change made at :05.5 (a tie within the second goes to the phone).
+    @Test func aPhoneChangeIsNotOlderThanANextupChangeInTheSameSecond() throws {
+        func item(_ summary: String, modified: String) -> [UInt8] {
+            let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:merge-7", "LAST-MODIFIED:\(modified)", "SUMMARY:\(summary)",
+                         "END:VTODO", "END:VCALENDAR"]
+            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        }
+        let second = try #require(ICalDate.instant("20261126T100005Z", zone: .fixed(0)))
+        let merge = VdirMerge(base: item("task", modified: "20261126T100000Z"), written: [],
+                              nextupTimes: ["SUMMARY": second + 500], zone: .fixed(0))
+        let merged = try ICalComponent.parse(Array(try merge.merge(item("from nextup", modified: "20261126T100005Z"),
+                                                                   item("from the phone", modified: "20261126T100005Z")).utf8))[0]
+        #expect(merged.components[0].property("SUMMARY")?.value == "from the phone")
+    }
+
     /// The bridge read a completion from :03; nextup reopened the task at
     /// :14; the phone, dropping nextup's properties, completed it again at
     /// :24. Its STATUS reads as the base's, its COMPLETED as new: the

@@ -360,7 +360,10 @@ struct BridgeCycle {
     /// - Without a usable time — none, beyond the sane future, or not later
     ///   than the time of the file as last seen (a client that does not move
     ///   it) — a phone change is a local edit now, unless nextup changed the
-    ///   field since the bridge last saw the file (then nextup's stays).
+    ///   field since the bridge last saw the file (then nextup's stays). One
+    ///   made in the same second as the file as last seen (`LAST-MODIFIED`
+    ///   holds whole seconds), to a field the task took from the calendar in
+    ///   that second, is the calendar's, just after that take.
     /// - A file the bridge never saw, for a task it has, is compared with the
     ///   task: each differing field is a phone change; so is a field whose
     ///   value the file's record proves the phone changed, when the bridge
@@ -476,8 +479,12 @@ struct BridgeCycle {
             fields = fields.filter { field, _ in
                 if versions[field] != nil { return true }
                 let at = field == .done ? completed ?? calendarTime : calendarTime
-                let version = record.takenVersion(of: field, in: view, taken: takes)
-                    ?? Version(timestamp: HybridTimestamp(millis: at), replica: .calendar)
+                let taken = record.takenVersion(of: field, in: view, taken: takes)
+                var version = taken ?? Version(timestamp: HybridTimestamp(millis: at), replica: .calendar)
+                // A change the record proves came after the entry it names (within the same second of LAST-MODIFIED too).
+                if taken == nil, record.differs(field, in: view), let entry = record.entries[VersionRecord.digest(field)], entry.version >= version {
+                    version = Version(timestamp: entry.version.timestamp.successor, replica: .calendar)
+                }
                 if let task, let held = task.versions[field], held >= version {
                     kept.append(field.rawValue)
                     return false
@@ -500,6 +507,16 @@ struct BridgeCycle {
             if !kept.isEmpty, rememberedView != nil {
                 report.kept += 1
                 report.notices.append("\(Sanitizer.visible(file)): kept nextup's newer \(kept.joined(separator: ", ")) (changed on both sides)")
+            }
+            // The phone changed the field again within the second its LAST-MODIFIED names (whole
+            // seconds), after the task took it from that second: the change dates just after that,
+            // not from now (which a next phone edit in that second would lose to).
+            if let lastModified, let memory, lastModified == memory.changedAt {
+                for (field, _) in fields where versions[field] == nil {
+                    guard let held = task.versions[field], held.replica.isCalendarValue,
+                          (lastModified..<lastModified + 1_000).contains(held.timestamp.millis) else { continue }
+                    versions[field] = Version(timestamp: held.timestamp.successor, replica: .calendar)
+                }
             }
         }
         var expecting: [TaskField: Version?] = [:]

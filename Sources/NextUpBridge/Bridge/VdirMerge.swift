@@ -19,7 +19,8 @@ import NextUpCore
 ///   it, with no other value written by the bridge since, was not changed
 ///   on `a`'s side: `b`'s is taken (whatever nextup's time says: a value
 ///   nextup took from the phone carries the time it was taken). Otherwise both
-///   changed it, and the newer change wins: `b`'s `LAST-MODIFIED` against the time nextup
+///   changed it, and the newer change wins: `b`'s `LAST-MODIFIED` (the end of
+///   the whole second it names) against the time nextup
 ///   last changed what the property carries (``nextupTimes``; a property
 ///   nextup never wrote is `b`'s), `b` on a tie. (So a phone that sets a
 ///   property back to a value a remembered version held reads as no change,
@@ -222,7 +223,7 @@ public struct VdirMerge: Sendable {
             let takeB = pick(false, true, la: lines(a, group), lb: lines(b, group), baseLines: base.map { lines($0, group) },
                              oldsB: changedOnB ? [] : known.map { lines($0, group) },
                              timeA: group.compactMap { nextupTimes[$0] }.max(),
-                             timeB: storeTime(group) ?? taken ?? (group == Self.statusGroup ? completedB : nil) ?? timeB,
+                             timeB: storeTime(group) ?? taken ?? (group == Self.statusGroup ? completedB : nil) ?? timeB.map { $0 + 999 },
                              aFromCalendar: group.contains { fromCalendar.contains($0) }, recordedB: recordedTime(group), takenB: taken)
             for member in group {
                 chosen[member] = takeB ? b.properties(member) : a.properties(member)
@@ -250,7 +251,11 @@ public struct VdirMerge: Sendable {
                     guard let value = VersionRecord.value(of: field, in: view), value == VersionRecord.value(of: field, in: viewB),
                           recordB.version(of: field, in: viewB) == nil else { continue }
                     let replica: ReplicaID = changedSinceRecorded(field, in: viewB) ? .calendar : .calendarHeld
-                    let version = Version(timestamp: HybridTimestamp(millis: field == .done ? completedB ?? timeB : timeB), replica: replica)
+                    var version = Version(timestamp: HybridTimestamp(millis: field == .done ? completedB ?? timeB : timeB), replica: replica)
+                    // A change the record proves came after the entry it names (within the same second of LAST-MODIFIED too).
+                    if replica == .calendar, let entry = recordB.entries[VersionRecord.digest(field)], entry.version >= version {
+                        version = Version(timestamp: entry.version.timestamp.successor, replica: .calendar)
+                    }
                     phone.entries[VersionRecord.digest(field)] = VersionRecord.Entry(value: VersionRecord.digest(value), version: version)
                 }
             }

@@ -87,7 +87,8 @@ final class Scratch {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("nextup-e2e-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
-    deinit { try? FileManager.default.removeItem(at: url) }
+    /// `NEXTUP_KEEP_SCRATCH=1` keeps the folder, to look at after a failure.
+    deinit { if ProcessInfo.processInfo.environment["NEXTUP_KEEP_SCRATCH"] == nil { try? FileManager.default.removeItem(at: url) } }
     func path(_ name: String) -> URL { url.appendingPathComponent(name) }
 }
 
