@@ -166,6 +166,21 @@ import Testing
         #expect((merged.property("COMPLETED") != nil) == (expected == "COMPLETED"))
     }
 
+    /// `stamp` (UTC) as a version of `replica`.
+    static func at(_ stamp: String, _ replica: ReplicaID) throws -> Version {
+        Version(timestamp: HybridTimestamp(millis: try #require(ICalDate.instant(stamp, zone: .fixed(0)))), replica: replica)
+    }
+
+    /// An item holding `summary` (and `due`), whose record names the title `recorded` under `version`.
+    static func titledItem(_ summary: String, due: String?, modified: String, recorded: String, at version: Version) -> [UInt8] {
+        let record = VersionRecord(entries: [VersionRecord.digest(TaskField.title): .init(value: VersionRecord.digest(FieldValue.string(recorded)),
+                                                                                           version: version)])
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:merge-4", "LAST-MODIFIED:\(modified)", "SUMMARY:\(summary)"]
+        if let due { lines.append("DUE;VALUE=DATE:\(due)") }
+        lines += [record.property!.contentLine, "END:VTODO", "END:VCALENDAR"]
+        return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+    }
+
     /// The phone retitled at :05 and kept a record naming the old title; a
     /// machine took that title at :05 and wrote it in its own file, then
     /// nextup retitled at :16. A later phone edit of another property moves
@@ -173,24 +188,13 @@ import Testing
     /// nextup's :16 title stays.
     @Test func aPhoneChangeAStoreTookDatesFromWhenItWasTaken() throws {
         let store = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
-        func at(_ stamp: String, _ replica: ReplicaID) throws -> Version {
-            Version(timestamp: HybridTimestamp(millis: try #require(ICalDate.instant(stamp, zone: .fixed(0)))), replica: replica)
-        }
-        func item(_ summary: String, due: String?, modified: String, recorded: String, at version: Version) -> [UInt8] {
-            let record = VersionRecord(entries: [VersionRecord.digest(TaskField.title): .init(value: VersionRecord.digest(FieldValue.string(recorded)),
-                                                                                               version: version)])
-            var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:merge-4", "LAST-MODIFIED:\(modified)", "SUMMARY:\(summary)"]
-            if let due { lines.append("DUE;VALUE=DATE:\(due)") }
-            lines += [record.property!.contentLine, "END:VTODO", "END:VCALENDAR"]
-            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
-        }
-        let made = try at("20261126T100000Z", store)
-        let base = item("task", due: nil, modified: "20261126T100000Z", recorded: "task", at: made)
-        let taken = item("from the phone", due: nil, modified: "20261126T100005Z", recorded: "from the phone",
-                         at: try at("20261126T100005Z", .calendar))
-        let retitled = try at("20261126T100016Z", store)
-        let nextup = item("from nextup", due: nil, modified: "20261126T100016Z", recorded: "from nextup", at: retitled)
-        let phone = item("from the phone", due: "20261201", modified: "20261126T100018Z", recorded: "task", at: made)
+        let made = try Self.at("20261126T100000Z", store)
+        let base = Self.titledItem("task", due: nil, modified: "20261126T100000Z", recorded: "task", at: made)
+        let taken = Self.titledItem("from the phone", due: nil, modified: "20261126T100005Z", recorded: "from the phone",
+                         at: try Self.at("20261126T100005Z", .calendar))
+        let retitled = try Self.at("20261126T100016Z", store)
+        let nextup = Self.titledItem("from nextup", due: nil, modified: "20261126T100016Z", recorded: "from nextup", at: retitled)
+        let phone = Self.titledItem("from the phone", due: "20261201", modified: "20261126T100018Z", recorded: "task", at: made)
         let merge = VdirMerge(base: base, written: [taken, nextup], nextupTimes: ["SUMMARY": retitled.timestamp.millis], zone: .fixed(0))
         let merged = try ICalComponent.parse(Array(try merge.merge(nextup, phone).utf8))[0].components[0]
         #expect(merged.property("SUMMARY")?.value == "from nextup")
@@ -205,25 +209,14 @@ import Testing
     @Test(arguments: [true, false])
     func aPhoneChangeAnotherMachineTookDatesFromThatTake(newestTakeHoldsIt: Bool) throws {
         let store = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
-        func at(_ stamp: String, _ replica: ReplicaID) throws -> Version {
-            Version(timestamp: HybridTimestamp(millis: try #require(ICalDate.instant(stamp, zone: .fixed(0)))), replica: replica)
-        }
-        func item(_ summary: String, due: String?, modified: String, recorded: String, at version: Version) -> [UInt8] {
-            let record = VersionRecord(entries: [VersionRecord.digest(TaskField.title): .init(value: VersionRecord.digest(FieldValue.string(recorded)),
-                                                                                               version: version)])
-            var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:merge-4", "LAST-MODIFIED:\(modified)", "SUMMARY:\(summary)"]
-            if let due { lines.append("DUE;VALUE=DATE:\(due)") }
-            lines += [record.property!.contentLine, "END:VTODO", "END:VCALENDAR"]
-            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
-        }
-        let made = try at("20261126T100000Z", store)
-        let base = item("task", due: nil, modified: "20261126T100000Z", recorded: "task", at: made)
-        let retitled = try at("20261126T100016Z", store)
-        let nextup = item("from nextup", due: nil, modified: "20261126T100016Z", recorded: "from nextup", at: retitled)
-        let phone = item("from the phone", due: "20261201", modified: "20261126T100018Z", recorded: "task", at: made)
+        let made = try Self.at("20261126T100000Z", store)
+        let base = Self.titledItem("task", due: nil, modified: "20261126T100000Z", recorded: "task", at: made)
+        let retitled = try Self.at("20261126T100016Z", store)
+        let nextup = Self.titledItem("from nextup", due: nil, modified: "20261126T100016Z", recorded: "from nextup", at: retitled)
+        let phone = Self.titledItem("from the phone", due: "20261201", modified: "20261126T100018Z", recorded: "task", at: made)
         let taken = newestTakeHoldsIt ? "from the phone" : "an earlier phone title"
         let takes = [TaskField.title: VersionRecord.Entry(value: VersionRecord.digest(FieldValue.string(taken)),
-                                                          version: try at("20261126T100005Z", .calendar))]
+                                                          version: try Self.at("20261126T100005Z", .calendar))]
         let merge = VdirMerge(base: base, written: [nextup], nextupTimes: ["SUMMARY": retitled.timestamp.millis],
                               calendarTakes: takes, zone: .fixed(0))
         let merged = try ICalComponent.parse(Array(try merge.merge(nextup, phone).utf8))[0].components[0]
