@@ -398,7 +398,6 @@ struct BridgeCycle {
             fields.append((.externalID, .string(uid)))
         }
         if let task, let calendarTime {
-            // Values the task took from the calendar earlier that the file no longer holds.
             // (A client that dropped the X- properties said nothing about them.)
             var filled = rememberedView.map { view.filling(from: $0) } ?? view
             let named = Set(fields.map(\.0))
@@ -408,22 +407,22 @@ struct BridgeCycle {
                 let category = fields.last { $0.0 == .category }.map(\.1) ?? task.value(of: .category)
                 filled.extensions[VTodoView.Extension.category.rawValue] = category.stringValue ?? ""
             }
-            for (field, version) in task.versions.sorted(by: { $0.key < $1.key })
-            where version.replica.isCalendarValue && version.timestamp.millis < calendarTime && !named.contains(field) {
-                guard var value = filled.fieldValue(field), value != VTodoView.comparable(task, field) else { continue }
-                if field == .done, value == .int(0) { value = .int(now) }
-                fields.append((field, value))
+            /// A value the task took from the calendar earlier, that the file no longer holds.
+            func takenEarlier(_ field: TaskField) -> Bool {
+                task.versions[field].map { $0.replica.isCalendarValue && $0.timestamp.millis < calendarTime } ?? false
             }
-            // Changes the file's record proves (it names another value) that this bridge has
-            // not read: the phone's, though the file as last seen held the same value (the
-            // task took another machine's write since).
-            // (A file without X-NEXTUP-CATEGORY does not say which name is the category.)
-            let held = Set(fields.map(\.0))
-            for field in Set(task.versions.keys).union(VersionRecord.fields(of: view)).sorted()
-            where !held.contains(field) && (field != .category || view[.category] != nil) && record.differs(field, in: filled) {
+            /// A change the file's record proves (it names another value) that this bridge has not
+            /// read: the phone's, though the file as last seen held the same value (the task took
+            /// another machine's write since). A file without X-NEXTUP-CATEGORY does not say which
+            /// name is the category.
+            func provenUnread(_ field: TaskField) -> Bool {
+                guard field != .category || view[.category] != nil, record.differs(field, in: filled) else { return false }
                 let key = VersionRecord.digest(field)
-                if let memory, memory.record.entries[key] == record.entries[key],
-                   VersionRecord.value(of: field, in: memory.view) == VersionRecord.value(of: field, in: filled) { continue }
+                guard let memory, memory.record.entries[key] == record.entries[key] else { return true }
+                return VersionRecord.value(of: field, in: memory.view) != VersionRecord.value(of: field, in: filled)
+            }
+            for field in Set(task.versions.keys).union(VersionRecord.fields(of: view)).sorted()
+            where !named.contains(field) && (takenEarlier(field) || provenUnread(field)) {
                 guard var value = filled.fieldValue(field), value != VTodoView.comparable(task, field) else { continue }
                 if field == .done, value == .int(0) { value = .int(now) }
                 fields.append((field, value))
