@@ -85,6 +85,29 @@ import Testing
         #expect(after.versions[.importance] != nil)
     }
 
+    /// A file dated in whole seconds (Taskwarrior's `modified`), in the second
+    /// of this store's later edit: a value new to the field was changed after
+    /// that edit and is taken; the value the field held before is a copy from
+    /// before it and is kept out.
+    @Test func aFileDatedInTheSecondOfAnEditWinsOnlyWithANewValue() throws {
+        let second: Int64 = 1_800_000_000_000
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("second")), clock: FixedClock(millis: second + 300))
+        func record(_ id: TaskID, _ title: String) -> TaskJSON {
+            var r = TaskJSON(title: title)
+            r.id = id.rawValue
+            r.modified = Timestamps.rfc3339(second)
+            return r
+        }
+        let changed = TaskID.make(), copied = TaskID.make()
+        _ = try store.importTasks([record(changed, "first"), record(copied, "first")])
+        for id in [changed, copied] { _ = try store.edit(id, set: [(.title, .string("edited in nextup"))]) }
+
+        let summary = try store.importTasks([record(changed, "changed there"), record(copied, "first")])
+        #expect(summary.updated == 1 && summary.kept == 1)
+        #expect(try store.resolve(changed.rawValue).title == "changed there")
+        #expect(try store.resolve(copied.rawValue).title == "edited in nextup")
+    }
+
     @Test func oneBadRecordRejectsTheWholeImport() throws {
         let store = try TaskStore.open(StoreLocation(folder: tmp.path("c")))
         var good = TaskJSON(title: "good")

@@ -291,6 +291,13 @@ enum HistoryTable {
         }
     }
 
+    /// Whether `field` of task `id` held `value` before the value it holds
+    /// (a value its history keeps).
+    static func heldBefore(_ value: FieldValue, as field: TaskField, of id: TaskID, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM history WHERE task_id = ? AND field = ? AND value = ?)"),
+                          arguments: [id.rawValue, field.rawValue, json(value)]) ?? false
+    }
+
     static func json(_ value: FieldValue) -> String {
         var bytes: [UInt8] = []
         JSONText.appendValue(value, to: &bytes)

@@ -79,6 +79,14 @@ extension TaskStore {
         func fileTime(_ field: TaskField) -> HybridTimestamp? {
             versions[field]?.timestamp ?? modified.map { HybridTimestamp(millis: $0) }
         }
+
+        /// Whether the file dates `field` only by a `modified` in whole
+        /// seconds (Taskwarrior's) that falls in the second of `time`: its
+        /// change may have come later within that second.
+        func datesOnlyBySecond(_ field: TaskField, within time: HybridTimestamp) -> Bool {
+            guard versions[field] == nil, let modified, modified % 1000 == 0 else { return false }
+            return time.millis / 1000 == modified / 1000
+        }
     }
 
     /// Imports task objects (DESIGN.md §4), matching by `id`.
@@ -150,7 +158,11 @@ extension TaskStore {
                         }
                         continue
                     }
-                    if let held = task.versions[field], let fileTime = plan.fileTime(field), fileTime <= held.timestamp {
+                    // A file dated in whole seconds, in the second of the store's write, is
+                    // older only when its value is one the field held before (a copy from
+                    // before that write); a value new to the field was changed after it.
+                    if let held = task.versions[field], let fileTime = plan.fileTime(field), fileTime <= held.timestamp,
+                       try !plan.datesOnlyBySecond(field, within: held.timestamp) || HistoryTable.heldBefore(value, as: field, of: task.id, db) {
                         guard overwrite else { kept = true; continue }
                         summary.overwritten.append((task.id, field, task.value(of: field)))
                         local.append((field, value))
