@@ -227,7 +227,8 @@ import Testing
     /// The phone retitled twice within one second: a merge recorded the
     /// first title under the calendar at :05; the phone's second, made in
     /// the same second, keeps that record. It wins, and is recorded under a
-    /// version just after the first's, so a bridge takes it.
+    /// version just after the first's (and nextup's time of the title), so
+    /// a bridge takes it.
     @Test func aSecondPhoneChangeInTheSameSecondIsRecordedAfterTheFirst() throws {
         let first = Version(timestamp: HybridTimestamp(millis: try #require(ICalDate.instant("20261126T100005Z", zone: .fixed(0)))),
                             replica: .calendar)
@@ -242,7 +243,32 @@ import Testing
         let merged = try ICalComponent.parse(Array(try merge.merge(item("first"), item("second")).utf8))[0].components[0]
         #expect(merged.property("SUMMARY")?.value == "second")
         let view = try VTodoView(vtodo: merged, zone: .fixed(0))
-        #expect(VersionRecord(merged).version(of: .title, in: view) == Version(timestamp: first.timestamp.successor, replica: .calendar))
+        let recorded = try #require(VersionRecord(merged).version(of: .title, in: view))
+        #expect(recorded > first && recorded.replica == .calendar && recorded.timestamp.millis <= first.timestamp.millis + 1, "\(recorded)")
+    }
+
+    /// The phone retitled twice within one second and dropped nextup's X-
+    /// properties; the store took the first title at :05.3, in that second.
+    /// The second title wins the merge (a tie within the second goes to the
+    /// phone) and is recorded after the store's take, so that the bridge
+    /// takes it rather than writing the first title back over it.
+    @Test func aPhoneValueThatWinsIsRecordedAfterNextupsTimeInItsSecond() throws {
+        let second = try #require(ICalDate.instant("20261126T100005Z", zone: .fixed(0)))
+        let taken = Version(timestamp: HybridTimestamp(millis: second + 300), replica: .calendar)
+        func item(_ summary: String, recorded: Bool) -> [UInt8] {
+            let record = VersionRecord(entries: [VersionRecord.digest(TaskField.title): .init(value: VersionRecord.digest(FieldValue.string(summary)),
+                                                                                               version: taken)])
+            let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "BEGIN:VTODO", "UID:merge-7", "LAST-MODIFIED:20261126T100005Z", "SUMMARY:\(summary)"]
+                + (recorded ? [record.property!.contentLine] : []) + ["END:VTODO", "END:VCALENDAR"]
+            return Array((lines.joined(separator: "\r\n") + "\r\n").utf8)
+        }
+        let nextup = item("first", recorded: true)
+        let merge = VdirMerge(base: nextup, written: [], nextupTimes: ["SUMMARY": taken.timestamp.millis], zone: .fixed(0))
+        let merged = try ICalComponent.parse(Array(try merge.merge(nextup, item("second", recorded: false)).utf8))[0].components[0]
+        #expect(merged.property("SUMMARY")?.value == "second")
+        let view = try VTodoView(vtodo: merged, zone: .fixed(0))
+        let recorded = try #require(VersionRecord(merged).version(of: .title, in: view))
+        #expect(recorded > taken, "\(recorded)")
     }
 
     /// `LAST-MODIFIED` names a whole second: a phone change stamped :05

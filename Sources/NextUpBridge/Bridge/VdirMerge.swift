@@ -36,7 +36,9 @@ import NextUpCore
 ///   recorded under ``NextUpCore/ReplicaID/calendar`` at `b`'s
 ///   `LAST-MODIFIED`; a value of `b`'s no record names, under
 ///   ``NextUpCore/ReplicaID/calendarHeld``. A completion dates from `b`'s
-///   `COMPLETED` instead when that is earlier.
+///   `COMPLETED` instead when that is earlier. A value of `b`'s that won
+///   over `a`'s is recorded after nextup's time of its field (which may lie
+///   in `b`'s second of `LAST-MODIFIED`), so that a bridge takes it.
 /// - A property whose value `b`'s record dates (by any entry but a
 ///   ``NextUpCore/ReplicaID/calendarHeld`` one) after nextup's change is
 ///   `b`'s, even when a known version held it.
@@ -255,6 +257,13 @@ public struct VdirMerge: Sendable {
                     // A change the record proves came after the entry it names (within the same second of LAST-MODIFIED too).
                     if replica == .calendar, let entry = recordB.entries[VersionRecord.digest(field)], entry.version >= version {
                         version = Version(timestamp: entry.version.timestamp.successor, replica: .calendar)
+                    }
+                    // A value of b's that won over nextup's in this merge came after nextup's change of
+                    // the field, which may lie in b's second of LAST-MODIFIED: dated so, the store takes it.
+                    if let viewA, VersionRecord.value(of: field, in: viewA) != value,
+                       let beaten = nextupTimes.filter({ Self.fields(of: $0.key, tags: tags).contains(field) }).values.max(),
+                       version.timestamp.millis <= beaten {
+                        version = Version(timestamp: HybridTimestamp(millis: beaten + 1), replica: replica)
                     }
                     phone.entries[VersionRecord.digest(field)] = VersionRecord.Entry(value: VersionRecord.digest(value), version: version)
                 }
