@@ -21,6 +21,15 @@ import Testing
     func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter { !$0.hasPrefix(".") }.sorted() }
     func read(_ name: String) throws -> String { try String(contentsOf: vdir.appendingPathComponent(name), encoding: .utf8) }
     func write(_ text: String, _ name: String) throws { try Data(text.utf8).write(to: vdir.appendingPathComponent(name)) }
+
+    /// The item in the vdir's file `name`, and the place of its VTODO.
+    func item(_ name: String) throws -> (calendar: ICalComponent, vtodo: Int) {
+        let calendar = try ICalComponent.parse(Array(try read(name).utf8))[0]
+        return (calendar, try #require(calendar.components.firstIndex { $0.name == "VTODO" }))
+    }
+
+    /// Another machine, whose changes reach the store through the peer folder.
+    static let otherMachine = ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52")!
     func modified(_ name: String) throws -> Date {
         try FileManager.default.attributesOfItem(atPath: vdir.appendingPathComponent(name).path)[.modificationDate] as! Date
     }
@@ -323,10 +332,9 @@ import Testing
         let task = try triaged(store, "Renew the passport")
         _ = try bridge.cycle()
         let name = "\(task.id.rawValue).ics"
-        var calendar = try ICalComponent.parse(Array(try read(name).utf8))[0]
+        var (calendar, index) = try item(name)
         if editedSince { _ = try store.edit(task.id, set: [(.title, .string("Renew both passports"))]) }
         let held = try #require(try store.task(task.id))
-        let index = try #require(calendar.components.firstIndex { $0.name == "VTODO" })
         let view = try VTodoView(vtodo: calendar.components[index])
         let later = Int64(Date().timeIntervalSince1970 * 1000) + 60_000
         let version = Version(timestamp: HybridTimestamp(millis: later), replica: proven ? .calendar : .calendarHeld)
@@ -355,15 +363,14 @@ import Testing
         _ = try bridge.cycle()
         let name = "\(task.id.rawValue).ics"
         let now = Int64(Date().timeIntervalSince1970) * 1000
-        let other = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
+        let other = Self.otherMachine
         let retitle = Version(timestamp: HybridTimestamp(millis: now + 20_000), replica: other)
         _ = try store.mergeRemote([
             FieldChange(task: task.id, field: .title, value: .string("Renew it"),
                         version: Version(timestamp: HybridTimestamp(millis: now + 10_000), replica: .calendar)),
             FieldChange(task: task.id, field: .title, value: .string("Renew both passports"), version: retitle),
         ])
-        var calendar = try ICalComponent.parse(Array(try read(name).utf8))[0]
-        let index = try #require(calendar.components.firstIndex { $0.name == "VTODO" })
+        var (calendar, index) = try item(name)
         calendar.components[index].properties.removeAll { ["SUMMARY", "LAST-MODIFIED"].contains($0.name) }
         calendar.components[index].properties += [
             ICalProperty(name: "SUMMARY", text: "Renew it"),
@@ -390,11 +397,10 @@ import Testing
         _ = try bridge.cycle()
         let name = "\(task.id.rawValue).ics"
         let now = Int64(Date().timeIntervalSince1970) * 1000
-        let other = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
+        let other = Self.otherMachine
         let completion = Version(timestamp: HybridTimestamp(millis: now + 10_000), replica: other)
         _ = try store.mergeRemote([FieldChange(task: task.id, field: .done, value: .int(now + 10_000), version: completion)])
-        var calendar = try ICalComponent.parse(Array(try read(name).utf8))[0]
-        let index = try #require(calendar.components.firstIndex { $0.name == "VTODO" })
+        var (calendar, index) = try item(name)
         var record = VersionRecord(calendar.components[index])
         record.entries[VersionRecord.digest(TaskField.done)] = .init(value: VersionRecord.digest(FieldValue.int(now + 10_000)), version: completion)
         calendar.components[index].properties.removeAll { $0.name == "LAST-MODIFIED" || $0.name == VersionRecord.propertyName }
@@ -428,7 +434,7 @@ import Testing
             ICalProperty(name: "DUE", parameters: [ICalParameter(name: "VALUE", values: ["DATE"])], value: "20301201"),
             ICalProperty(name: "LAST-MODIFIED", value: ICalDate.formatUTC(millis: now + 60_000)),
         ]
-        let other = try #require(ReplicaID("6e4deb87-65a4-4c30-96bb-f3bbd6fa0b52"))
+        let other = Self.otherMachine
         _ = try store.mergeRemote([FieldChange(task: task.id, field: .due, value: .string("2030-12-24"),
                                                version: Version(timestamp: HybridTimestamp(millis: now + 120_000), replica: other))])
         let merged = try ICalComponent.parse(Array(try bridge.merge(copy, Array(calendar.serialized().utf8)).utf8))[0]
@@ -450,8 +456,7 @@ import Testing
         let second = (Int64(Date().timeIntervalSince1970) + 60) * 1000
         let first = Version(timestamp: HybridTimestamp(millis: second), replica: .calendar)
         _ = try store.mergeRemote([FieldChange(task: task.id, field: .title, value: .string("Plan the trip to Rome"), version: first)])
-        var calendar = try ICalComponent.parse(Array(try read(name).utf8))[0]
-        let index = try #require(calendar.components.firstIndex { $0.name == "VTODO" })
+        var (calendar, index) = try item(name)
         var record = VersionRecord(calendar.components[index])
         record.entries[VersionRecord.digest(TaskField.title)] = .init(value: VersionRecord.digest(FieldValue.string("Plan the trip to Rome")), version: first)
         calendar.components[index].properties.removeAll { ["SUMMARY", "LAST-MODIFIED", VersionRecord.propertyName].contains($0.name) }
