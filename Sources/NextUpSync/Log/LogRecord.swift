@@ -41,19 +41,28 @@ public struct LogRecord: Hashable, Sendable {
         self.changes = changes
     }
 
-    /// Groups changes by task, keeping for each field the greatest version, in
-    /// the order tasks first appear. Used to turn an outbox into log lines.
+    /// Groups changes by task, in the order tasks first appear, each field
+    /// once per record: a field's greatest version in the first records; an
+    /// older one (a carried phone change a later one replaced: the outbox
+    /// publishes it all the same) in records after them. A change named twice
+    /// is kept once. Used to turn an outbox into log lines.
     public static func grouping<S: Sequence>(_ changes: S) -> [LogRecord] where S.Element == FieldChange {
         var order: [TaskID] = []
         var byTask: [TaskID: [TaskField: FieldChange]] = [:]
+        var older: [FieldChange] = []
         for change in changes {
             if byTask[change.task] == nil { order.append(change.task); byTask[change.task] = [:] }
-            if let existing = byTask[change.task]![change.field], existing.version >= change.version { continue }
+            if let existing = byTask[change.task]![change.field] {
+                if existing.version == change.version { continue }
+                older.append(existing.version > change.version ? change : existing)
+                if existing.version > change.version { continue }
+            }
             byTask[change.task]![change.field] = change
         }
-        return order.map { id in
+        let records = order.map { id in
             LogRecord(task: id, changes: byTask[id]!.values.sorted { $0.field < $1.field })
         }
+        return older.isEmpty ? records : records + grouping(older)
     }
 
     /// The record as written in the log of `owner`: one line when it fits

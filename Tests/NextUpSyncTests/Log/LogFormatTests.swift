@@ -6,6 +6,20 @@ import Testing
 @Suite struct LogFormatTests {
     let owner = Fixtures.replicaA
 
+    /// A field's older change (a phone's, which the outbox publishes even
+    /// once replaced) goes in a record after the one holding its newest; a
+    /// change named twice is written once.
+    @Test func groupingKeepsAnOlderChangeOfAFieldInALaterRecord() {
+        let task = Fixtures.task(1), other = Fixtures.task(2)
+        let old = FieldChange(task: task, field: .title, value: .string("phone"), version: Fixtures.version(1_000, Fixtures.replicaC))
+        let new = FieldChange(task: task, field: .title, value: .string("mine"), version: Fixtures.version(2_000))
+        let notes = FieldChange(task: task, field: .notes, value: .string("n"), version: Fixtures.version(2_000))
+        let elsewhere = FieldChange(task: other, field: .title, value: .string("x"), version: Fixtures.version(1_500))
+        let records = LogRecord.grouping([old, elsewhere, new, notes, old, new])
+        #expect(records.map(\.task) == [task, other, task])
+        #expect(records.map(\.changes) == [[new, notes], [elsewhere], [old]])
+    }
+
     @Test func headerRoundTrips() throws {
         let header = LogHeader(replica: owner, created: 1_700_000_000_000, previousReplica: Fixtures.replicaC)
         let line = header.encodedLine()
