@@ -22,6 +22,36 @@ import Testing
         #expect(try store.outboxCount(after: 0) == outboxAfterFirst)
     }
 
+    /// A phone's changes (``TaskStore/bridgeWrite(_:set:versions:creating:expecting:vdir:memory:)``'s
+    /// versioned ones) are kept with their values and published, each once,
+    /// whether they stand or not: one that lost to the task's newer value,
+    /// and one a later edit replaced (``Outbox/carried(_:)``).
+    @Test func aPhonesChangesArePublishedWithTheirValuesStandingOrNot() throws {
+        let store = try TaskStore.open(location)
+        let task = try store.add(TaskDraft(title: "t"))
+        let phone = try #require(ReplicaID("cccccccc-0000-4000-8000-000000000003"))
+        let title = try #require(task.versions[.title])
+        let lost = FieldChange(task: task.id, field: .title, value: .string("phone's older title"),
+                               version: Version(timestamp: HybridTimestamp(rawValue: title.timestamp.rawValue - 1), replica: phone))
+        let replaced = FieldChange(task: task.id, field: .notes, value: .string("phone's notes"),
+                                   version: Version(timestamp: title.timestamp.successor, replica: phone))
+        let entries = try store.outboxCount(after: 0)
+        for _ in 0..<2 {
+            _ = try store.bridgeWrite(task.id, set: [(.title, lost.value), (.notes, replaced.value)],
+                                      versions: [.title: lost.version, .notes: replaced.version])
+        }
+        #expect(try store.outboxCount(after: 0) == entries + 1)
+        _ = try store.edit(task.id, set: [(.notes, .string("mine"))])
+        let stored = try #require(try store.task(task.id))
+        #expect(stored.title == "t" && stored.notes == "mine")
+        func key(_ c: FieldChange) -> String { "\(c.field) \(c.value) \(c.version)" }
+        let published = try store.outbox(after: 0).flatMap(\.changes).map(key)
+        #expect(published.filter { $0 == key(lost) }.count == 1)
+        #expect(published.filter { $0 == key(replaced) }.count == 1)
+        let history = try store.historyEntries(of: task.id).map { key(FieldChange(task: task.id, field: $0.field, value: $0.value, version: $0.version)) }
+        #expect(history.contains(key(lost)) && history.contains(key(replaced)))
+    }
+
     @Test func everyRealWriteGetsANewerVersionAndRecordsItForSync() throws {
         let store = try TaskStore.open(location)
         let task = try store.add(TaskDraft(title: "t"))

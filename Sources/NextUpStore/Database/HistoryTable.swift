@@ -291,6 +291,16 @@ enum HistoryTable {
         }
     }
 
+    /// Whether the history holds `change` as a value of its field (one that
+    /// lost, or that a later change replaced).
+    static func holds(_ change: FieldChange, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM history JOIN machine ON machine.id = history.machine
+                           WHERE task_id = ? AND field = ? AND stamp = ? AND machine.replica = ?)
+            """), arguments: [change.task.rawValue, change.field.rawValue, change.version.timestamp.rawValue,
+                              change.version.replica.rawValue]) ?? false
+    }
+
     /// Whether `field` of task `id` held `value` before the value it holds
     /// (a value its history keeps).
     static func heldBefore(_ value: FieldValue, as field: TaskField, of id: TaskID, _ db: Database) throws -> Bool {

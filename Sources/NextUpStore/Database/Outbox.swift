@@ -16,6 +16,12 @@ import NextUpCore
 /// that replica publishes) is superseded, and skipped: publishing it could
 /// never change what any replica converges to, as its version loses to the
 /// one that replaced it everywhere.
+///
+/// A phone's changes are the exception (``carried(_:)``): their entry holds
+/// their values (``ChangeListJSON``'s form), and they are published whether
+/// they still stand or not — a phone change that lost, or that a later edit
+/// replaced, still tells every machine when the calendar held that value
+/// (``TaskStore/bridgeWrite(_:set:versions:creating:expecting:vdir:memory:)``).
 public enum Outbox {
     static func append(_ changes: [FieldChange], task: TaskID, _ db: Database) throws {
         guard !changes.isEmpty else { return }
@@ -62,6 +68,24 @@ public enum Outbox {
             : VersionsColumn.encode(Dictionary(changes.map { ($0.field, $0.version) }, uniquingKeysWith: { _, later in later }))
     }
 
+    /// The text of the entry publishing `changes` (not empty) with their
+    /// values, standing or not.
+    static func carried(_ changes: [FieldChange]) -> String {
+        ChangeListJSON.encode(changes)
+    }
+
+    /// The changes entry `text` of a write to `task` publishes: a carried
+    /// entry's as they are; another's still standing in `row` (the task, nil
+    /// when it is gone).
+    static func published(_ text: String, task: String, row: TaskItem?) -> [FieldChange] {
+        text.hasPrefix("[") ? ChangeListJSON.decode(task: task, changes: text) : standing(VersionsColumn.decode(text), in: row)
+    }
+
+    /// The versions entry `text` names.
+    static func versions(_ text: String, task: String) -> [Version] {
+        text.hasPrefix("[") ? ChangeListJSON.decode(task: task, changes: text).map(\.version) : Array(VersionsColumn.decode(text).values)
+    }
+
     /// The changes of one entry still standing in `task` (the row, nil when
     /// it is gone).
     static func standing(_ refs: [TaskField: Version], in task: TaskItem?) -> [FieldChange] {
@@ -90,7 +114,7 @@ extension TaskStore {
     static func outbox(_ db: Database, after seq: Int64, limit: Int = .max) throws -> [OutboxRecord] {
         var out: [OutboxRecord] = []
         let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(TaskRow.columns), seq, changes FROM outbox LEFT JOIN task ON task.id = outbox.task_id
+            SELECT \(TaskRow.columns), seq, changes, task_id FROM outbox LEFT JOIN task ON task.id = outbox.task_id
             WHERE seq > ? ORDER BY seq LIMIT ?
             """, arguments: [seq, limit])
         let seqIndex = TaskRow.columnCount
@@ -98,8 +122,7 @@ extension TaskStore {
         let machines = try HistoryTable.Machines.load(db)
         while let row = try rows.next() {
             let task = (row[0] as String?) == nil ? nil : TaskRow.decode(row, replicas: &replicas)
-            let refs = VersionsColumn.decode(row[seqIndex + 1])
-            var changes = Outbox.standing(refs, in: task)
+            var changes = Outbox.published(row[seqIndex + 1], task: row[seqIndex + 2], row: task)
             // Each with its note (origin, seen version), which the log carries for the history.
             for i in changes.indices {
                 changes[i].note = try HistoryTable.note(task: changes[i].task, field: changes[i].field, version: changes[i].version, machines, db)
@@ -112,9 +135,9 @@ extension TaskStore {
     /// Entries naming a version later than `limit` (the far-future repair).
     static func outboxEntries(_ db: Database, namingVersionsAfter limit: HybridTimestamp) throws -> [Int64] {
         var out: [Int64] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT seq, changes FROM outbox")
+        let rows = try Row.fetchCursor(db, sql: "SELECT seq, changes, task_id FROM outbox")
         while let row = try rows.next() {
-            if VersionsColumn.decode(row[1]).values.contains(where: { $0.timestamp > limit }) { out.append(row[0]) }
+            if Outbox.versions(row[1], task: row[2]).contains(where: { $0.timestamp > limit }) { out.append(row[0]) }
         }
         return out
     }

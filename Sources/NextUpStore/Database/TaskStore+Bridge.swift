@@ -53,8 +53,11 @@ extension TaskStore {
     /// A field named in `versions` is not a local edit: its value is merged
     /// under that version (a phone's change, versioned as the calendar's,
     /// the same on every machine that takes it), so it holds only when that
-    /// version is newer than the field's; it is published like a local
-    /// change, version unchanged.
+    /// version is newer than the field's. Held or not, it is recorded with its
+    /// value and published, version unchanged, even once a later change
+    /// replaces it (``Outbox/carried(_:)``): every machine then knows the
+    /// calendar held that value under that version, and dates it from there
+    /// when it meets it in a file again, never from a later `LAST-MODIFIED`.
     ///
     /// - Throws: ``StoreError/unknownTask(_:)`` when the task is absent and
     ///   `creating` is false; ``StaleWrite``; ``TaskInputError`` for a value a
@@ -86,7 +89,7 @@ extension TaskStore {
             let merged = fields.compactMap { field, value in
                 versions[field].map { FieldChange(task: id, field: field, value: value, version: $0, note: ChangeNote(origin: .phone, seen: nil)) }
             }
-            if !merged.isEmpty { changes += try session.merge(merged, into: &task) }
+            if !merged.isEmpty { changes += try session.merge(merged, into: &task, carried: true) }
             try Self.saveBridgeItems(memory, vdir: vdir, session.db)
             return WriteResult(task: task, changes: changes)
         }

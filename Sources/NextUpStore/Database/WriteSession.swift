@@ -77,20 +77,30 @@ struct WriteSession {
     /// a lossless restore) with Core's ``Merge``, saves the row and records
     /// the changes that won in the outbox, versions unchanged, so that they
     /// are published like local ones. The clock moves past them.
-    mutating func merge(_ changes: [FieldChange], into task: inout TaskItem) throws -> [FieldChange] {
+    ///
+    /// `carried` (a phone's changes): every change met, applied or not, is
+    /// recorded with its value and published carried (``Outbox/carried(_:)``),
+    /// once — one the history already holds is not again.
+    mutating func merge(_ changes: [FieldChange], into task: inout TaskItem, carried: Bool = false) throws -> [FieldChange] {
         var applied: [FieldChange] = []
+        var recorded: [FieldChange] = []
         let before = task
-        for change in changes where Merge.apply(change, to: &task) == .applied {
-            applied.append(change)
-            clock.observe(change.version.timestamp, now: now)
+        for change in changes {
+            if Merge.apply(change, to: &task) == .applied {
+                applied.append(change)
+                recorded.append(change)
+                clock.observe(change.version.timestamp, now: now)
+            } else if carried, before.versions[change.field] != change.version, try !HistoryTable.holds(change, db) {
+                recorded.append(change)
+            }
         }
-        guard !applied.isEmpty else { return [] }
+        guard !recorded.isEmpty else { return [] }
         // Without a note of their own: another machine made them, and its log says how.
         if history == nil { history = try HistoryTable.Writer(db) }
         try history!.flush(db)
-        try HistoryTable.recordMerge(applied, before: [task.id: before], after: [task.id: task], received: now, &history!.machines, db)
-        try TaskRow.save(task, db, written: written)
-        try outbox.append(Outbox.entry(applied), task: task.id, db)
+        try HistoryTable.recordMerge(recorded, before: [task.id: before], after: [task.id: task], received: now, &history!.machines, db)
+        if !applied.isEmpty { try TaskRow.save(task, db, written: written) }
+        try outbox.append(carried ? Outbox.carried(recorded) : Outbox.entry(applied), task: task.id, db)
         return applied
     }
 
