@@ -57,7 +57,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NextUpBridgeTests",
-            dependencies: ["NextUpBridge", "NextUpStore", "NextUpCore", "NextUpTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["NextUpBridge", "NextUpStore", "NextUpSync", "NextUpCore", "NextUpTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "NextUpTUITests", dependencies: ["NextUpTUI", "NextUpStore", "NextUpCore", "NextUpSync", "NextUpBridge", "NextUpTestSupport"]),
         .testTarget(

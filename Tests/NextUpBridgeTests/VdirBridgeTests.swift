@@ -122,6 +122,38 @@ import Testing
         #expect(try bridge.cycle().written == 0)
     }
 
+    /// A phone change that loses to nextup's newer value (made before it,
+    /// read after it) is kept in the history under the phone's version and
+    /// published: a machine that later meets that value in a file, under a
+    /// phone's later `LAST-MODIFIED`, dates it from there (``VersionRecord/calendarTakes(_:)``).
+    @Test func aPhoneChangeThatLosesIsKeptAndPublishedUnderItsVersion() throws {
+        let clock = TwoMachineBridgePropertyTests.StepClock()
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("store")), clock: clock)
+        let bridge = VdirBridge(store: store, folder: vdir, zone: .fixed(0))
+        let task = try store.add(TaskDraft(title: "Original"))
+        _ = try bridge.cycle(now: clock.nowMillis())
+        let name = "\(task.id.rawValue).ics"
+        clock.step()
+        let phoneTime = clock.nowMillis()
+        clock.step()
+        _ = try store.edit(task.id, set: [(.title, .string("Edited in nextup"))])
+        try phoneRewrite(name) { props in
+            props = props.filter { $0.name != "SUMMARY" && $0.name != "LAST-MODIFIED" }
+                + [ICalProperty(name: "SUMMARY", text: "Edited on the phone"), ICalProperty(name: "LAST-MODIFIED", value: ICalDate.formatUTC(millis: phoneTime))]
+        }
+        clock.step()
+        let report = try bridge.cycle(now: clock.nowMillis())
+        #expect(report.kept == 1 && report.updated == 0)
+        #expect(try store.task(task.id)?.title == "Edited in nextup")
+        #expect(try read(name).contains("SUMMARY:Edited in nextup"))
+        let phone = Version(timestamp: HybridTimestamp(millis: phoneTime), replica: .calendar)
+        #expect(try store.historyEntries(of: task.id).contains { $0.field == .title && $0.value == .string("Edited on the phone") && $0.version == phone })
+        #expect(try store.outbox(after: 0).flatMap(\.changes).contains {
+            $0.field == .title && $0.value == .string("Edited on the phone") && $0.version == phone
+        })
+    }
+
     @Test func theLongestNotesGoThroughAndComeBack() throws {
         let (store, bridge) = try open()
         let task = try triaged(store, "long notes")

@@ -484,11 +484,9 @@ struct BridgeCycle {
                 if taken == nil, record.differs(field, in: view), let entry = record.entries[VersionRecord.digest(field)], entry.version >= version {
                     version = Version(timestamp: entry.version.timestamp.successor, replica: .calendar)
                 }
-                if let task, let held = task.versions[field], held >= version {
-                    kept.append(field.rawValue)
-                    return false
-                }
                 versions[field] = version
+                // Merged all the same, to lose: other machines learn when the phone held the value.
+                if let task, let held = task.versions[field], held >= version { kept.append(field.rawValue) }
                 return true
             }
             if !kept.isEmpty, rememberedView != nil {
