@@ -154,6 +154,47 @@ import Testing
         })
     }
 
+    /// A phone that sets a field back to the value this machine holds, after
+    /// another machine's write of another value reached it (its record names
+    /// that write), made a change this machine must pass on: the value is
+    /// kept, under the phone's later version, which beats that other write.
+    @Test func aPhoneSettingBackTheTasksValueAfterAnotherMachinesWriteDatesItAnew() throws {
+        let clock = TwoMachineBridgePropertyTests.StepClock()
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("store")), clock: clock)
+        let bridge = VdirBridge(store: store, folder: vdir, zone: .fixed(0))
+        let task = try store.add(TaskDraft(title: "Plan"))
+        _ = try bridge.cycle(now: clock.nowMillis())
+        let name = "\(task.id.rawValue).ics"
+        func phoneEdit(priority: String, record: VersionRecord?) throws {
+            clock.step()
+            var (calendar, index) = try item(name)
+            calendar.components[index].properties.removeAll { ["PRIORITY", "LAST-MODIFIED", VersionRecord.propertyName].contains($0.name) }
+            calendar.components[index].properties += [ICalProperty(name: "PRIORITY", value: priority),
+                                                      ICalProperty(name: "LAST-MODIFIED", value: ICalDate.formatUTC(millis: clock.nowMillis()))]
+            if let property = record?.property { calendar.components[index].properties.append(property) }
+            try write(calendar.serialized(), name)
+        }
+        // The phone makes it important; this machine takes that.
+        try phoneEdit(priority: "1", record: nil)
+        clock.step()
+        _ = try bridge.cycle(now: clock.nowMillis())
+        #expect(try store.task(task.id)?.importance == .high)
+        // The other machine's "low" reaches the phone (not yet this store); the phone sets it back to high.
+        clock.step()
+        let other = Version(timestamp: HybridTimestamp(millis: clock.nowMillis()), replica: Self.otherMachine)
+        let record = VersionRecord(entries: [VersionRecord.digest(.importance): .init(value: VersionRecord.digest(.int(1)), version: other)])
+        try phoneEdit(priority: "1", record: record)
+        let phone = Version(timestamp: HybridTimestamp(millis: clock.nowMillis()), replica: .calendar)
+        clock.step()
+        _ = try bridge.cycle(now: clock.nowMillis())
+        let after = try #require(try store.task(task.id))
+        #expect(after.importance == .high)
+        #expect(after.versions[.importance] == phone)
+        // Published under it: the other machine's "low" loses to it through the peer folder too.
+        #expect(try store.outbox(after: 0).flatMap(\.changes).contains { $0.field == .importance && $0.version == phone })
+    }
+
     @Test func theLongestNotesGoThroughAndComeBack() throws {
         let (store, bridge) = try open()
         let task = try triaged(store, "long notes")

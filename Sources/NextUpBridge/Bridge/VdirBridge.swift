@@ -378,6 +378,13 @@ struct BridgeCycle {
     ///   later write of the field reaching the file since (its record names
     ///   no newer entry), dates from that take (the phone held it since), not
     ///   from a later `LAST-MODIFIED`: a nextup edit made after the take wins.
+    /// - A value the task holds already, that the record proves the phone set
+    ///   after a store's write of another value (one this machine may not have
+    ///   heard of), is merged under the phone's version: it beats that write
+    ///   on every machine.
+    /// - A phone change that loses to the task's newer value is merged all the
+    ///   same, to lose: it is kept and published (``NextUpStore/TaskStore/bridgeWrite(_:set:versions:creating:expecting:vdir:memory:)``),
+    ///   so other machines date that value from this read.
     mutating func take(_ view: VTodoView, record: VersionRecord, file: String, bytes: [UInt8], hash: String, lastModified: Int64?, stamp: FileStamp?) {
         let uid = view.uid
         if tasks[TaskID.forVTodoUID(uid)] == nil, joinsSeries(view, file: file) { return }
@@ -387,6 +394,8 @@ struct BridgeCycle {
         let memory = task == nil ? nil : remembered(uid)
         let rememberedView = memory?.view
         let base = rememberedView ?? task.map { VTodoView(task: $0) }
+        /// Fields the phone set back to the task's value after a store's write of another one.
+        var setBack: [(TaskField, FieldValue)] = []
         var calendarTime: Int64?
         if let lastModified, !HybridClock.isBeyondSaneFuture(HybridTimestamp(millis: lastModified), now: now),
            memory == nil || lastModified > memory?.changedAt ?? .min {
@@ -423,7 +432,14 @@ struct BridgeCycle {
             }
             for field in Set(task.versions.keys).union(VersionRecord.fields(of: view)).sorted()
             where !named.contains(field) && (takenEarlier(field) || provenUnread(field)) {
-                guard var value = filled.fieldValue(field), value != VTodoView.comparable(task, field) else { continue }
+                guard var value = filled.fieldValue(field) else { continue }
+                // The same value as the task's, that the record proves the phone set after another
+                // machine's write of the field: the task's value, under the phone's later version
+                // (that write, which this machine may not have heard of yet, is older).
+                if value == VTodoView.comparable(task, field) {
+                    if provenUnread(field) { setBack.append((field, task.value(of: field))) }
+                    continue
+                }
                 if field == .done, value == .int(0) { value = .int(now) }
                 fields.append((field, value))
             }
@@ -431,7 +447,7 @@ struct BridgeCycle {
         fields = Self.startingSeries(fields, view: view, task: task ?? TaskItem(id: id))
         var steps = 0
         if let task { (steps, fields) = seriesSteps(view, base: rememberedView, bytes: bytes, live: task, fields: fields) }
-        if let task { fields = fields.filter { task.value(of: $0.0) != $0.1 } }
+        if let task { fields = fields.filter { task.value(of: $0.0) != $0.1 } + setBack }
         var versions: [TaskField: Version] = [:]
         // Values a store wrote: their own versions, not the phone's. (An
         // entry that already named another value than the file held when
@@ -475,7 +491,7 @@ struct BridgeCycle {
             // a later edit of another property moves LAST-MODIFIED, not the completion.
             let completed = view.completedAt.flatMap { $0 > 0 && $0 < calendarTime && $0 > memory?.changedAt ?? .min ? $0 : nil }
             var kept: [String] = []
-            fields = fields.filter { field, _ in
+            fields = fields.filter { field, value in
                 if versions[field] != nil { return true }
                 let at = field == .done ? completed ?? calendarTime : calendarTime
                 let taken = record.takenVersion(of: field, in: view, taken: takes)
@@ -484,9 +500,13 @@ struct BridgeCycle {
                 if taken == nil, record.differs(field, in: view), let entry = record.entries[VersionRecord.digest(field)], entry.version >= version {
                     version = Version(timestamp: entry.version.timestamp.successor, replica: .calendar)
                 }
+                if let task, let held = task.versions[field], held >= version {
+                    // (The task's own value, already under a newer version: nothing to say.)
+                    if task.value(of: field) == value { return false }
+                    kept.append(field.rawValue)
+                }
+                // A change that loses is merged all the same: other machines learn when the phone held the value.
                 versions[field] = version
-                // Merged all the same, to lose: other machines learn when the phone held the value.
-                if let task, let held = task.versions[field], held >= version { kept.append(field.rawValue) }
                 return true
             }
             if !kept.isEmpty, rememberedView != nil {
