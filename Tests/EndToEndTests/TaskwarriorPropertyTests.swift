@@ -166,7 +166,10 @@ import Testing
         let tasks = try side.nextupTasks().values.filter { $0["deleted"] as? Bool == false || rng.next() % 2 == 0 }.sorted { replayOrder($0, "title") < replayOrder($1, "title") }
         var done: [String] = []
         for _ in 0..<Int(1 + rng.next() % 3) {
-            guard let task = tasks.randomElement(using: &rng), let id = task["id"] as? String else { break }
+            // The task as it is now: an earlier edit of this trip may have changed it (done, then
+            // "delete" of what the list said was open would make a task Taskwarrior cannot hold).
+            guard let picked = tasks.randomElement(using: &rng), let id = picked["id"] as? String,
+                  let task = try side.nextupTasks()[id] else { break }
             let notes = task["notes"] as? String ?? ""
             var lines = notes.isEmpty ? [] : notes.components(separatedBy: "\n")
             var args: [String]
@@ -195,7 +198,7 @@ import Testing
             default: args = ["edit", id, "--title", phrase(&rng), "--urgency", "urgent", "--duration", "90"]
             }
             let r = try side.nextup.run(args)
-            if r.status == 0 { done.append("\(task["title"] ?? "?"): \(args.dropFirst(args[0] == "edit" ? 2 : 1).joined(separator: " "))") }
+            if r.status == 0 { done.append("\(task["title"] ?? "?"): \(args.dropFirst(args[0] == "edit" ? 2 : 0).joined(separator: " "))") }
         }
         return done
     }
