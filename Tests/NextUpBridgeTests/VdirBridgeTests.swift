@@ -18,6 +18,18 @@ import Testing
         return (store, VdirBridge(store: store, folder: vdir))
     }
 
+    /// A store whose clock moves one second a step, and its bridge, with one
+    /// task (`title`) already bridged.
+    func openBridged(_ title: String) throws -> (TaskStore, VdirBridge, TwoMachineBridgePropertyTests.StepClock, TaskItem) {
+        let clock = TwoMachineBridgePropertyTests.StepClock()
+        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        let store = try TaskStore.open(StoreLocation(folder: tmp.path("store")), clock: clock)
+        let bridge = VdirBridge(store: store, folder: vdir, zone: .fixed(0))
+        let task = try store.add(TaskDraft(title: title))
+        _ = try bridge.cycle(now: clock.nowMillis())
+        return (store, bridge, clock, task)
+    }
+
     func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: vdir.path).filter { !$0.hasPrefix(".") }.sorted() }
     func read(_ name: String) throws -> String { try String(contentsOf: vdir.appendingPathComponent(name), encoding: .utf8) }
     func write(_ text: String, _ name: String) throws { try Data(text.utf8).write(to: vdir.appendingPathComponent(name)) }
@@ -127,12 +139,7 @@ import Testing
     /// published: a machine that later meets that value in a file, under a
     /// phone's later `LAST-MODIFIED`, dates it from there (``VersionRecord/calendarTakes(_:)``).
     @Test func aPhoneChangeThatLosesIsKeptAndPublishedUnderItsVersion() throws {
-        let clock = TwoMachineBridgePropertyTests.StepClock()
-        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
-        let store = try TaskStore.open(StoreLocation(folder: tmp.path("store")), clock: clock)
-        let bridge = VdirBridge(store: store, folder: vdir, zone: .fixed(0))
-        let task = try store.add(TaskDraft(title: "Original"))
-        _ = try bridge.cycle(now: clock.nowMillis())
+        let (store, bridge, clock, task) = try openBridged("Original")
         let name = "\(task.id.rawValue).ics"
         clock.step()
         let phoneTime = clock.nowMillis()
@@ -159,12 +166,7 @@ import Testing
     /// that write), made a change this machine must pass on: the value is
     /// kept, under the phone's later version, which beats that other write.
     @Test func aPhoneSettingBackTheTasksValueAfterAnotherMachinesWriteDatesItAnew() throws {
-        let clock = TwoMachineBridgePropertyTests.StepClock()
-        try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
-        let store = try TaskStore.open(StoreLocation(folder: tmp.path("store")), clock: clock)
-        let bridge = VdirBridge(store: store, folder: vdir, zone: .fixed(0))
-        let task = try store.add(TaskDraft(title: "Plan"))
-        _ = try bridge.cycle(now: clock.nowMillis())
+        let (store, bridge, clock, task) = try openBridged("Plan")
         let name = "\(task.id.rawValue).ics"
         func phoneEdit(priority: String, record: VersionRecord?) throws {
             clock.step()
