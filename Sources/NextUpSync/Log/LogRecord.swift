@@ -54,8 +54,8 @@ public struct LogRecord: Hashable, Sendable {
             if byTask[change.task] == nil { order.append(change.task); byTask[change.task] = [:] }
             if let existing = byTask[change.task]![change.field] {
                 if existing.version == change.version { continue }
-                older.append(existing.version > change.version ? change : existing)
-                if existing.version > change.version { continue }
+                if existing.version > change.version { older.append(change); continue }
+                older.append(existing)
             }
             byTask[change.task]![change.field] = change
         }
